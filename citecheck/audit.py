@@ -1,0 +1,128 @@
+"""The audit pipeline: extract → all rules → Report. A pure function of inputs and config,
+apart from the fetch step (which lives in `citecheck.fetch`) when online."""
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping
+
+from citecheck.config import Config, load_config
+from citecheck.engine.registry import Registry, build_registry
+from citecheck.engine.run import Engine, Memo
+from citecheck.engine.select import resolve
+from citecheck.extract import Inputs, collect
+from citecheck.models import Corpus, Finding, Link, Page
+
+CITEABLE_SCHEMES = ("http://", "https://")
+
+
+@dataclass
+class Report:
+    findings: list[Finding]
+    suppressed: list[Finding] = field(default_factory=list)
+    inputs: Inputs = field(default_factory=Inputs)
+    pages: Mapping[str, Page] = field(default_factory=dict)
+    online: bool = False
+    crashed: bool = False
+    duration: float = 0.0
+    extra_summary: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def summary(self) -> dict[str, Any]:
+        links = [link for doc in self.inputs.documents for link in doc.links]
+        by_sev = Counter(f.severity.value for f in self.findings)
+        outcomes = Counter(p.outcome.value for p in self.pages.values())
+        return {
+            "files": len(self.inputs.documents) + len(self.inputs.corpora),
+            "documents": len(self.inputs.documents),
+            "corpora": len(self.inputs.corpora),
+            "links": len(links),
+            "urls": len({link.url for link in links}),
+            "findings": len(self.findings),
+            "errors": by_sev.get("error", 0),
+            "warnings": by_sev.get("warning", 0),
+            "infos": by_sev.get("info", 0),
+            "by_rule": dict(sorted(Counter(f.rule for f in self.findings).items())),
+            "suppressed": len(self.suppressed),
+            "online": self.online,
+            "fetched": len(self.pages),
+            "outcomes": dict(sorted(outcomes.items())),
+            "duration_s": round(self.duration, 3),
+            **self.extra_summary,
+        }
+
+
+def audit(paths: Iterable[str], config: Config | None = None, *, online: bool = False,
+          corpus: Corpus | None = None, registry: Registry | None = None, fetcher: Any = None) -> Report:
+    """Audit memos and corpora; synchronous entry point (runs the async one when online)."""
+    return asyncio.run(audit_async(paths, config, online=online, corpus=corpus, registry=registry, fetcher=fetcher))
+
+
+async def audit_async(paths: Iterable[str], config: Config | None = None, *, online: bool = False,
+                      corpus: Corpus | None = None, registry: Registry | None = None, fetcher: Any = None) -> Report:
+    """Audit memos and corpora from an async caller (an agent pipeline's event loop)."""
+    started = time.perf_counter()
+    config = config or load_config()
+    registry = registry or build_registry(config.packs)
+    from citecheck.extract import DEFAULT_INCLUDE
+
+    inputs = collect(paths, config.include or DEFAULT_INCLUDE, config.exclude, config.max_file_size)
+    return await audit_inputs(inputs, config, registry, online=online, corpus=corpus, fetcher=fetcher,
+                              started=started)
+
+
+async def audit_inputs(inputs: Inputs, config: Config, registry: Registry, *, online: bool = False,
+                       corpus: Corpus | None = None, fetcher: Any = None, started: float | None = None) -> Report:
+    started = started if started is not None else time.perf_counter()
+    engine = Engine(resolve(registry, config))
+    findings: list[Finding] = []
+    suppressed: list[Finding] = []
+    pages: dict[str, Page] = {}
+    if online:
+        pages = await _fetch_pages(inputs, engine, config, fetcher)
+    for doc in inputs.documents:
+        doc_findings = engine.check_links(doc.links, doc.path)
+        doc_findings += engine.check_pages(doc.links, pages, doc.path)
+        doc_findings += engine.check_memo(Memo(doc, corpus, pages))
+        kept, hidden = engine.apply_directives(doc, doc_findings, registry.rules)
+        findings += kept
+        suppressed += hidden
+    for corp in inputs.corpora:
+        findings += engine.check_corpus(corp)
+    findings.sort()
+    return Report(_dedupe(findings), suppressed, inputs, pages, online, engine.crashed,
+                  time.perf_counter() - started)
+
+
+def fetchable(links: Iterable[Link], engine: Engine) -> list[str]:
+    """Distinct citeable URLs, in first-seen order, that the page stage needs fetched."""
+    seen: dict[str, None] = {}
+    code_ok = any(r.options.get("code") for r in engine.by_stage.get("page", []))
+    for link in links:
+        if (code_ok or not link.in_code) and link.url.lower().startswith(CITEABLE_SCHEMES):
+            seen.setdefault(link.url, None)
+    return list(seen)
+
+
+async def _fetch_pages(inputs: Inputs, engine: Engine, config: Config, fetcher: Any) -> dict[str, Page]:
+    if not engine.by_stage.get("page"):
+        return {}
+    urls = fetchable((link for doc in inputs.documents for link in doc.links), engine)
+    if fetcher is None:
+        from citecheck.fetch import fetch_all
+
+        return await fetch_all(urls, config.fetch)
+    return await fetcher(urls, config.fetch)
+
+
+def _dedupe(findings: list[Finding]) -> list[Finding]:
+    seen: set[tuple[Any, ...]] = set()
+    out = []
+    for f in findings:
+        key = (f.path, f.line, f.column, f.rule, f.url, f.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(f)
+    return out

@@ -1,0 +1,1 @@
+"""Built-in rules: one module per slug; registered through the `citecheck.rules` entry point."""

@@ -1,0 +1,55 @@
+"""The `citecheck` command: one click group; each subcommand lives in its own module."""
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import Any
+
+import click
+
+from citecheck import __version__
+from citecheck.errors import CitecheckError
+
+SUBCOMMANDS = ("audit", "rules", "cache", "harvest", "write", "prompt", "resolve", "curate", "baseline")
+
+
+class _Group(click.Group):
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except CitecheckError as err:
+            click.echo(f"citecheck: error: {err}", err=True)
+            ctx.exit(err.exit_code)
+        except KeyboardInterrupt:
+            click.echo("citecheck: interrupted; outputs were not written (rerun resumes from the cache)", err=True)
+            ctx.exit(130)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(__version__, "--version", prog_name="citecheck")
+def main() -> None:
+    """citecheck: no fabricated URL gets into a research memo.
+
+    \b
+    audit    lint memos and corpora (offline rules, then fetch and page rules)
+    harvest  build sourced_corpus.json from search providers through the validation gate
+    prompt   render the writer's prompt (cite by [src-NNN] only)
+    write    gate a draft: IDs become footnotes, every non-corpus URL is removed
+    rules    list rules or explain one
+    cache    inspect, prune or clear the fetch cache
+    """
+
+
+for _name in SUBCOMMANDS:
+    try:
+        _module = importlib.import_module(f"citecheck.cli.{_name}")
+    except ModuleNotFoundError as _err:
+        if _err.name != f"citecheck.cli.{_name}":
+            raise
+        continue
+    main.add_command(getattr(_module, "command"), _name)
+
+
+def run() -> None:
+    """Console-script entry point."""
+    sys.exit(main(standalone_mode=True))

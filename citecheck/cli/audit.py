@@ -1,0 +1,63 @@
+"""`citecheck audit PATH...`: lint memos and corpora; exit 0 clean, 1 findings, 2 bad input."""
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from citecheck.atomic import atomic_write
+from citecheck.audit import audit_inputs
+from citecheck.cli.options import build_config, config_options, fetch_options
+from citecheck.engine.registry import build_registry
+from citecheck.extract import DEFAULT_INCLUDE, collect, load_corpus
+from citecheck.report import available, pick, render
+from citecheck.report.gate import exit_code
+
+
+@click.command(context_settings={"max_content_width": 100})
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--offline", is_flag=True, help="Only the offline rules: never open a socket.")
+@click.option("--format", "fmt", default="auto", show_default=True, type=click.Choice(["text", "json", "sarif", "github", "junit", "html", "auto"]),
+              help="Report format; auto = github under GITHUB_ACTIONS, else text.")
+@click.option("--fail-on", type=click.Choice(["error", "warning", "info"]), help="Lowest severity that fails the run (default error).")
+@click.option("--corpus", "corpus_path", type=click.Path(dir_okay=False), help="sourced_corpus.json the memo must cite from (enables M006/M007).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report here (atomically) instead of stdout.")
+@click.option("--include", multiple=True, help="Glob of files to take from directories (repeatable).")
+@click.option("--exclude", multiple=True, help="Glob of files or folders to skip (repeatable).")
+@click.option("--report-suppressions", is_flag=True, help="Also list findings silenced by inline directives.")
+@click.option("--verbose", "-v", is_flag=True, help="Per-host fetch statistics on stderr.")
+@config_options
+@fetch_options
+def command(paths: tuple[str, ...], offline: bool, fmt: str, fail_on: str | None, corpus_path: str | None,
+            output: str | None, include: tuple[str, ...], exclude: tuple[str, ...], report_suppressions: bool,
+            verbose: bool, config_path: str | None, select: tuple[str, ...], ignore: tuple[str, ...],
+            rule_dirs: tuple[str, ...], **fetch: Any) -> None:
+    """Audit memos (Markdown, HTML, text) and corpora (JSON); `-` reads stdin.
+
+    \b
+    Examples:
+      citecheck audit memo.md --offline
+      citecheck audit memos/ --format sarif -o citecheck.sarif
+      citecheck audit memo.md --corpus sourced_corpus.json --select U,M
+    """
+    import asyncio
+
+    config = build_config(config_path, select, ignore, rule_dirs, **fetch)
+    config = config.with_overrides(fail_on=fail_on, include=include or None,
+                                   exclude=config.exclude + exclude if exclude else None)
+    fmt = pick(fmt, sys.stdout.isatty())
+    if fmt not in available():
+        raise click.UsageError(f"format {fmt!r} is not available in this build")
+    registry = build_registry(config.packs)
+    corpus = load_corpus(corpus_path, config.max_file_size) if corpus_path else None
+    inputs = collect(paths, config.include or DEFAULT_INCLUDE, config.exclude, config.max_file_size)
+    report = asyncio.run(audit_inputs(inputs, config, registry, online=not offline, corpus=corpus))
+    payload = render(fmt, report.findings, report.summary, registry=registry, report=report,
+                     color=output is None and sys.stdout.isatty(),
+                     suppressed=report.suppressed if report_suppressions else None)
+    if output:
+        atomic_write(output, payload)
+    else:
+        click.echo(payload, nl=False)
+    sys.exit(exit_code(report.findings, config.fail_on, report.crashed))

@@ -1,0 +1,55 @@
+"""`citecheck rules [ID]`: list every rule, or explain one."""
+from __future__ import annotations
+
+import json
+
+import click
+
+from citecheck.engine.registry import build_registry
+from citecheck.errors import UsageError
+
+
+@click.command()
+@click.argument("rule", required=False)
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
+@click.option("--rules", "rule_dirs", multiple=True, type=click.Path(file_okay=False), help="Extra YAML rule pack directory.")
+def command(rule: str | None, fmt: str, rule_dirs: tuple[str, ...]) -> None:
+    """List every rule (ID, slug, stage, default severity) or explain RULE (ID or slug)."""
+    registry = build_registry(rule_dirs)
+    if rule:
+        spec = registry.get(rule)
+        if spec is None:
+            raise UsageError(f"no rule {rule!r} (see `citecheck rules`)")
+        if fmt == "json":
+            click.echo(json.dumps(_as_dict(spec), indent=2))
+            return
+        click.echo(f"{spec.id} {spec.name}  [stage: {spec.stage}, default severity: {spec.severity.value}]\n")
+        click.echo(spec.doc.strip())
+        if spec.defaults:
+            click.echo("\nOptions (set under rules.<ID>.options in .citecheck.yaml):")
+            for key, value in spec.defaults.items():
+                click.echo(f"  {key}: {json.dumps(value)}  {spec.options_doc.get(key, '')}".rstrip())
+        if spec.pack:
+            click.echo(f"\nData pack: {spec.pack} (rules/*.yaml; extend with --rules DIR)")
+        return
+    if fmt == "json":
+        click.echo(json.dumps([_as_dict(s) for s in registry.rules], indent=2))
+    elif fmt == "markdown":
+        click.echo(rule_table(registry))
+    else:
+        for spec in registry.rules:
+            click.echo(f"{spec.id}  {spec.name:<28} {spec.stage:<7} {spec.severity.value:<8} {spec.summary}")
+
+
+def rule_table(registry) -> str:  # type: ignore[no-untyped-def]
+    """The README's rule table, generated from the registry."""
+    rows = ["| ID | name | stage | severity | what it catches |", "| --- | --- | --- | --- | --- |"]
+    for s in registry.rules:
+        rows.append(f"| {s.id} | `{s.name}` | {s.stage} | {s.severity.value} | {s.summary.replace('|', '/')} |")
+    return "\n".join(rows)
+
+
+def _as_dict(spec) -> dict:  # type: ignore[no-untyped-def]
+    return {"id": spec.id, "name": spec.name, "stage": spec.stage, "severity": spec.severity.value,
+            "summary": spec.summary, "doc": spec.doc, "options": dict(spec.defaults), "pack": spec.pack,
+            "origin": spec.origin}

@@ -1,0 +1,242 @@
+"""Configuration: `.citecheck.yaml` found upward (or `[tool.citecheck]` in pyproject.toml),
+`extends:` presets, strict validation (an unknown key or bad value is a one-line ConfigError)."""
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Mapping
+
+import yaml
+
+from citecheck.errors import ConfigError
+
+CONFIG_NAMES = (".citecheck.yaml", ".citecheck.yml", "citecheck.yaml")
+SEVERITIES = ("error", "warning", "info")
+
+
+@dataclass(frozen=True)
+class FetchConfig:
+    timeout: float = 20.0  # per URL: every hop and retry included
+    connect_timeout: float = 5.0
+    read_timeout: float = 10.0
+    concurrency: int = 64
+    host_concurrency: int = 4
+    host_interval: float = 0.0  # seconds between requests to one host
+    max_body: int = 2 * 1024 * 1024
+    max_decompressed: int = 8 * 1024 * 1024
+    max_redirects: int = 10
+    retries: int = 2
+    retry_after_cap: float = 10.0
+    user_agent: str = ""
+    headers: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    allow: tuple[str, ...] = ()
+    allow_private: bool = False
+    cache: str = ""
+    use_cache: bool = True
+    max_age_days: float = 30.0
+    sibling_probe: bool = True
+
+
+@dataclass(frozen=True)
+class Config:
+    path: str = ""
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    fail_on: str = "error"
+    rules: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # id/slug -> {severity, enabled, options}
+    firm: Mapping[str, Any] = field(default_factory=dict)
+    company: Mapping[str, Any] = field(default_factory=dict)
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    max_file_size: int = 20 * 1024 * 1024
+    packs: tuple[str, ...] = ()
+    fetch: FetchConfig = field(default_factory=FetchConfig)
+    providers: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    harvest: Mapping[str, Any] = field(default_factory=dict)
+    write: Mapping[str, Any] = field(default_factory=dict)
+
+    def with_overrides(self, **changes: Any) -> "Config":
+        return replace(self, **{k: v for k, v in changes.items() if v is not None})
+
+    def with_fetch(self, **changes: Any) -> "Config":
+        return replace(self, fetch=replace(self.fetch, **{k: v for k, v in changes.items() if v is not None}))
+
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "default": {},
+    "strict": {
+        "fail-on": "warning",
+        "rules": {"M003": {"severity": "warning"}, "M004": {"severity": "warning"},
+                  "U008": {"severity": "error"}, "H007": {"severity": "error"}},
+    },
+}
+
+_TOP_KEYS = {"extends", "select", "ignore", "fail-on", "rules", "firm", "company", "include", "exclude",
+             "max-file-size", "packs", "fetch", "providers", "harvest", "write"}
+_FETCH_KEYS = {f.replace("_", "-") for f in FetchConfig.__dataclass_fields__} | {"no-cache", "max-age"}
+_RULE_KEYS = {"severity", "enabled", "options"}
+
+
+def discover(start: str | Path | None = None) -> Path | None:
+    """The nearest `.citecheck.yaml`, or a pyproject.toml with `[tool.citecheck]`, upward from `start`."""
+    here = Path(start or os.getcwd()).resolve()
+    for folder in (here, *here.parents):
+        for name in CONFIG_NAMES:
+            if (folder / name).is_file():
+                return folder / name
+        pyproject = folder / "pyproject.toml"
+        if pyproject.is_file() and "[tool.citecheck" in pyproject.read_text(encoding="utf-8", errors="replace"):
+            return pyproject
+    return None
+
+
+def load_config(path: str | Path | None = None, *, search: bool = True) -> Config:
+    """Load the given config file, or the discovered one, or the defaults."""
+    if path is None and search:
+        path = discover()
+    if path is None:
+        return build({}, "")
+    file = Path(path)
+    if not file.is_file():
+        raise ConfigError(f"{file}: config file not found")
+    text = file.read_text(encoding="utf-8", errors="replace")
+    if file.name == "pyproject.toml":
+        try:
+            raw = tomllib.loads(text).get("tool", {}).get("citecheck", {})
+        except tomllib.TOMLDecodeError as err:
+            raise ConfigError(f"{file}: invalid TOML: {err}") from None
+    else:
+        try:
+            raw = yaml.safe_load(text) or {}
+        except yaml.YAMLError as err:
+            mark = getattr(err, "problem_mark", None)
+            raise ConfigError(f"{file}:{mark.line + 1 if mark else 1}: invalid YAML: {getattr(err, 'problem', err)}") from None
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{file}:1: config must be a mapping")
+    return build(raw, str(file), text)
+
+
+def build(raw: Mapping[str, Any], path: str = "", text: str = "") -> Config:
+    """Validate a raw mapping (after applying `extends`) into a Config."""
+    def fail(key: str, why: str) -> ConfigError:
+        return ConfigError(f"{path or '<config>'}:{_line_of(text, key)}: {why}")
+
+    unknown = set(raw) - _TOP_KEYS
+    if unknown:
+        key = sorted(unknown)[0]
+        raise fail(key, f"unknown config key {key!r} (known: {', '.join(sorted(_TOP_KEYS))})")
+    merged = _apply_extends(raw, fail)
+    fail_on = merged.get("fail-on", "error")
+    if fail_on not in SEVERITIES:
+        raise fail("fail-on", f"fail-on must be one of {', '.join(SEVERITIES)}, got {fail_on!r}")
+    rules = _rules(merged.get("rules") or {}, fail)
+    fetch = _fetch(merged.get("fetch") or {}, fail)
+    for key in ("firm", "company", "providers", "harvest", "write"):
+        if not isinstance(merged.get(key) or {}, dict):
+            raise fail(key, f"{key} must be a mapping")
+    return Config(
+        path=path, select=_strs(merged.get("select"), "select", fail), ignore=_strs(merged.get("ignore"), "ignore", fail),
+        fail_on=fail_on, rules=rules, firm=merged.get("firm") or {}, company=merged.get("company") or {},
+        include=_strs(merged.get("include"), "include", fail), exclude=_strs(merged.get("exclude"), "exclude", fail),
+        max_file_size=_int(merged.get("max-file-size", 20 * 1024 * 1024), "max-file-size", fail),
+        packs=tuple(_resolve(path, p) for p in _strs(merged.get("packs"), "packs", fail)), fetch=fetch,
+        providers=merged.get("providers") or {}, harvest=merged.get("harvest") or {}, write=merged.get("write") or {},
+    )
+
+
+def _apply_extends(raw: Mapping[str, Any], fail: Any) -> dict[str, Any]:
+    name = raw.get("extends", "default")
+    if name not in PRESETS:
+        raise fail("extends", f"unknown preset {name!r} (known: {', '.join(PRESETS)})")
+    merged: dict[str, Any] = {k: v for k, v in PRESETS[name].items()}
+    for key, value in raw.items():
+        if key == "rules" and isinstance(value, dict):
+            merged["rules"] = {**merged.get("rules", {}), **value}
+        elif key != "extends":
+            merged[key] = value
+    return merged
+
+
+def _rules(raw: Any, fail: Any) -> dict[str, dict[str, Any]]:
+    if not isinstance(raw, dict):
+        raise fail("rules", "rules must be a mapping of rule id or slug to settings")
+    out: dict[str, dict[str, Any]] = {}
+    for key, value in raw.items():
+        if value in ("off", False):
+            value = {"enabled": False}
+        elif value in SEVERITIES:
+            value = {"severity": value}
+        if not isinstance(value, dict):
+            raise fail(str(key), f"rules.{key} must be a mapping, a severity or 'off'")
+        options = dict(value.get("options") or {})
+        options.update({k: v for k, v in value.items() if k not in _RULE_KEYS})
+        severity = value.get("severity")
+        if severity is not None and severity not in SEVERITIES:
+            raise fail(str(key), f"rules.{key}.severity must be one of {', '.join(SEVERITIES)}, got {severity!r}")
+        out[str(key)] = {"severity": severity, "enabled": bool(value.get("enabled", True)), "options": options}
+    return out
+
+
+def _fetch(raw: Any, fail: Any) -> FetchConfig:
+    if not isinstance(raw, dict):
+        raise fail("fetch", "fetch must be a mapping")
+    unknown = set(raw) - _FETCH_KEYS
+    if unknown:
+        key = sorted(unknown)[0]
+        raise fail(key, f"unknown fetch key {key!r} (known: {', '.join(sorted(_FETCH_KEYS))})")
+    values: dict[str, Any] = {}
+    defaults = FetchConfig()
+    for key, value in raw.items():
+        if key == "no-cache":
+            values["use_cache"] = not bool(value)
+            continue
+        if key == "max-age":
+            key = "max-age-days"
+        attr = key.replace("-", "_")
+        default = getattr(defaults, attr)
+        if isinstance(default, bool):
+            if not isinstance(value, bool):
+                raise fail(key, f"fetch.{key} must be true or false")
+        elif isinstance(default, (int, float)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+                raise fail(key, f"fetch.{key} must be a non-negative number, got {value!r}")
+        elif isinstance(default, tuple):
+            value = _strs(value, f"fetch.{key}", fail)
+        elif isinstance(default, str):
+            value = str(value)
+        elif key == "headers" and not isinstance(value, dict):
+            raise fail(key, "fetch.headers must map host -> {Header: value}")
+        values[attr] = type(default)(value) if isinstance(default, (int, float)) and not isinstance(default, bool) else value
+    return FetchConfig(**values)
+
+
+def _strs(value: Any, key: str, fail: Any) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return tuple(v.strip() for v in value.split(",") if v.strip())
+    if not isinstance(value, list) or not all(isinstance(v, (str, int)) for v in value):
+        raise fail(key.split(".")[-1], f"{key} must be a list of strings")
+    return tuple(str(v) for v in value)
+
+
+def _int(value: Any, key: str, fail: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise fail(key, f"{key} must be a positive integer (bytes), got {value!r}")
+    return value
+
+
+def _resolve(config_path: str, value: str) -> str:
+    if not config_path or os.path.isabs(value):
+        return value
+    return str(Path(config_path).parent / value)
+
+
+def _line_of(text: str, key: str) -> int:
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if stripped.startswith((f"{key}:", f"{key} =", f'"{key}"', f"- {key}")):
+            return number
+    return 1

@@ -1,0 +1,188 @@
+"""YAML rule packs: data for Python rules (`kind: data`) and data-driven rules (`kind: rules`).
+
+Data rules use a small closed set of check types, Vale-style:
+  existence     memo text must not contain any of `tokens` (words or regexes)
+  substitution  memo text should use the value instead of each key in `swap`
+  occurrence    a token may appear at most `max` times in a memo
+  domain-list   a link's registrable domain or host suffix is one of `domains`
+  phrase-list   a fetched page's title or text contains one of `phrases`
+  title-pattern a fetched page's title matches one of the regexes in `patterns`
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any, Iterable, Iterator, Mapping
+
+import yaml
+
+from citecheck.engine.rule import RuleSpec, validate
+from citecheck.errors import PackError
+from citecheck.models import Hit, Link, Location, Severity
+
+CHECK_TYPES = ("existence", "substitution", "occurrence", "domain-list", "phrase-list", "title-pattern")
+_STAGE_OF = {"existence": "memo", "substitution": "memo", "occurrence": "memo", "domain-list": "url",
+             "phrase-list": "page", "title-pattern": "page"}
+
+
+@dataclass(frozen=True)
+class Packs:
+    data: Mapping[str, Any]  # pack name -> merged data (lists concatenated, mappings merged)
+    rules: tuple[RuleSpec, ...]
+    files: tuple[str, ...]
+
+
+def builtin_dir() -> Path:
+    return Path(str(resources.files("citecheck.packs")))
+
+
+def load_packs(dirs: Iterable[str | Path] = ()) -> Packs:
+    """Load the built-in packs, then each user directory (later files extend earlier data)."""
+    data: dict[str, Any] = {}
+    rules: list[RuleSpec] = []
+    files: list[str] = []
+    for directory in (builtin_dir(), *map(Path, dirs)):
+        if not directory.is_dir():
+            raise PackError(f"{directory}: rule pack directory not found")
+        for file in sorted(directory.glob("*.y*ml")):
+            files.append(str(file))
+            _load_file(file, data, rules)
+    return Packs(data, tuple(rules), tuple(files))
+
+
+def _load_file(file: Path, data: dict[str, Any], rules: list[RuleSpec]) -> None:
+    try:
+        doc = yaml.safe_load(file.read_text(encoding="utf-8"))
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        raise PackError(f"{file}:{mark.line + 1 if mark else 1}: malformed pack: {getattr(err, 'problem', err)}") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise PackError(f"{file}: cannot read pack: {err}") from None
+    if not isinstance(doc, dict) or "pack" not in doc:
+        raise PackError(f"{file}:1: a pack is a mapping with a 'pack' name")
+    kind = doc.get("kind", "data")
+    if kind == "data":
+        _merge(data, str(doc["pack"]), doc.get("data"), file)
+    elif kind == "rules":
+        for index, entry in enumerate(doc.get("rules") or []):
+            rules.append(_data_rule(file, index, entry))
+    else:
+        raise PackError(f"{file}:1: unknown pack kind {kind!r} (data or rules)")
+
+
+def _merge(data: dict[str, Any], name: str, value: Any, file: Path) -> None:
+    if not isinstance(value, dict):
+        raise PackError(f"{file}:1: pack {name!r} needs a 'data' mapping")
+    target = data.setdefault(name, {})
+    for key, item in value.items():
+        if isinstance(item, list):
+            target.setdefault(key, [])
+            target[key] = list(target[key]) + item
+        elif isinstance(item, dict):
+            target.setdefault(key, {})
+            target[key] = {**target[key], **item}
+        else:
+            target[key] = item
+
+
+def _data_rule(file: Path, index: int, entry: Any) -> RuleSpec:
+    where = f"{file}: rule #{index + 1}"
+    if not isinstance(entry, dict):
+        raise PackError(f"{where}: must be a mapping")
+    missing = [k for k in ("id", "name", "type", "message") if k not in entry]
+    if missing:
+        raise PackError(f"{where}: missing {', '.join(missing)}")
+    ctype = entry["type"]
+    if ctype not in CHECK_TYPES:
+        raise PackError(f"{where}: unknown check type {ctype!r} (one of {', '.join(CHECK_TYPES)})")
+    options = {k: v for k, v in entry.items() if k not in ("id", "name", "type", "severity", "description")}
+    try:
+        spec = RuleSpec(id=str(entry["id"]), name=str(entry["name"]), stage=_STAGE_OF[ctype],
+                        severity=Severity(entry.get("severity", "warning")),
+                        doc=str(entry.get("description", entry["message"])), check=_CHECKS[ctype],
+                        defaults=options, origin=str(file))
+    except ValueError as err:
+        raise PackError(f"{where}: {err}") from None
+    validate(spec)
+    return spec
+
+
+def _tokens_re(tokens: list[str], ignorecase: bool = True) -> re.Pattern[str]:
+    return re.compile(r"\b(?:" + "|".join(f"(?:{t})" for t in tokens) + r")\b", re.IGNORECASE if ignorecase else 0)
+
+
+def _spans(memo: Any) -> Iterator[tuple[str, Location]]:
+    for span in memo.document.spans:
+        yield span.text, span.location
+
+
+def _existence(memo: Any, options: Mapping[str, Any]) -> Iterator[Hit]:
+    regex = _tokens_re(list(options.get("tokens", [])), not options.get("case", False))
+    for text, loc in _spans(memo):
+        for m in regex.finditer(text):
+            yield Hit(str(options["message"]).format(m.group(0)), offset_location(text, loc, m.start()), evidence=m.group(0))
+
+
+def _substitution(memo: Any, options: Mapping[str, Any]) -> Iterator[Hit]:
+    swap = dict(options.get("swap", {}))
+    if not swap:
+        return
+    regex = _tokens_re(list(swap), not options.get("case", False))
+    lowered = {k.lower(): v for k, v in swap.items()}
+    for text, loc in _spans(memo):
+        for m in regex.finditer(text):
+            good = lowered.get(m.group(0).lower(), "")
+            yield Hit(str(options["message"]).format(good, m.group(0)), offset_location(text, loc, m.start()),
+                      evidence=m.group(0), fix=good)
+
+
+def _occurrence(memo: Any, options: Mapping[str, Any]) -> Iterator[Hit]:
+    regex = _tokens_re(list(options.get("tokens", [])), not options.get("case", False))
+    hits = [(text, loc, m) for text, loc in _spans(memo) for m in regex.finditer(text)]
+    limit = int(options.get("max", 0))
+    if len(hits) > limit:
+        text, loc, m = hits[limit]
+        yield Hit(str(options["message"]).format(len(hits)), offset_location(text, loc, m.start()), evidence=m.group(0))
+
+
+def _domain_list(link: Link, options: Mapping[str, Any]) -> Iterator[Hit]:
+    from citecheck.urls import host_of
+
+    host = host_of(link.url)
+    for domain in options.get("domains", []):
+        d = str(domain).lower().lstrip(".")
+        if host == d or host.endswith("." + d):
+            yield Hit(str(options["message"]).format(host), link.location, link.url, evidence=host)
+            return
+
+
+def _phrase_list(fetched: Any, options: Mapping[str, Any]) -> Iterator[Hit]:
+    page = fetched.page
+    haystack = f"{page.title}\n{page.text_sample}".lower()
+    for phrase in options.get("phrases", []):
+        if str(phrase).lower() in haystack:
+            yield Hit(str(options["message"]).format(phrase), fetched.link.location, fetched.link.url, evidence=str(phrase))
+            return
+
+
+def _title_pattern(fetched: Any, options: Mapping[str, Any]) -> Iterator[Hit]:
+    for pattern in options.get("patterns", []):
+        if re.search(str(pattern), fetched.page.title or "", re.IGNORECASE):
+            yield Hit(str(options["message"]).format(fetched.page.title), fetched.link.location, fetched.link.url,
+                      evidence=fetched.page.title)
+            return
+
+
+_CHECKS = {"existence": _existence, "substitution": _substitution, "occurrence": _occurrence,
+           "domain-list": _domain_list, "phrase-list": _phrase_list, "title-pattern": _title_pattern}
+
+
+def offset_location(text: str, start: Location, offset: int) -> Location:
+    """The file position of `offset` inside a span that begins at `start`."""
+    before = text[:offset]
+    newlines = before.count("\n")
+    if newlines == 0:
+        return Location(start.path, start.line, start.column + offset)
+    return Location(start.path, start.line + newlines, offset - before.rfind("\n"))

@@ -1,0 +1,68 @@
+"""The rule registry: Python rules from the `citecheck.rules` entry point group, plus YAML packs."""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from types import ModuleType
+from typing import Iterable, Iterator
+
+from citecheck.engine.packs import Packs, load_packs
+from citecheck.engine.rule import RuleSpec, spec_from_module
+from citecheck.errors import RegistryError
+
+ENTRY_POINT_GROUP = "citecheck.rules"
+
+
+@dataclass(frozen=True)
+class Registry:
+    rules: tuple[RuleSpec, ...]
+    packs: Packs
+
+    def get(self, key: str) -> RuleSpec | None:
+        key_l = key.lower()
+        return next((r for r in self.rules if r.id.lower() == key_l or r.name == key_l), None)
+
+    def by_stage(self, stage: str) -> list[RuleSpec]:
+        return [r for r in self.rules if r.stage == stage]
+
+
+def _modules_of(obj: ModuleType) -> Iterator[ModuleType]:
+    """A rule module itself, or every rule module inside a package (how the built-ins register)."""
+    if hasattr(obj, "ID"):
+        yield obj
+        return
+    for info in pkgutil.iter_modules(getattr(obj, "__path__", []), obj.__name__ + "."):
+        module = importlib.import_module(info.name)
+        if hasattr(module, "ID"):
+            yield module
+
+
+def python_rules() -> list[RuleSpec]:
+    specs: list[RuleSpec] = []
+    eps = entry_points(group=ENTRY_POINT_GROUP)
+    loaded = [ep.load() for ep in eps]
+    if not any(getattr(m, "__name__", "") == "citecheck.checks" for m in loaded):
+        # Running from a source tree without installed metadata: the built-ins still register.
+        loaded.insert(0, importlib.import_module("citecheck.checks"))
+    for obj in loaded:
+        if not isinstance(obj, ModuleType):
+            raise RegistryError(f"entry point in {ENTRY_POINT_GROUP} must name a module, got {obj!r}")
+        specs.extend(spec_from_module(m) for m in _modules_of(obj))
+    return specs
+
+
+def build_registry(pack_dirs: Iterable[str] = ()) -> Registry:
+    """All rules, refusing duplicate IDs or slugs."""
+    packs = load_packs(pack_dirs)
+    from citecheck.engine.meta import META_RULES
+
+    rules = [*META_RULES, *python_rules(), *packs.rules]
+    seen: dict[str, str] = {}
+    for rule in rules:
+        for key in (rule.id.lower(), rule.name):
+            if key in seen:
+                raise RegistryError(f"duplicate rule {key!r}: {rule.origin} and {seen[key]}")
+            seen[key] = rule.origin
+    return Registry(tuple(sorted(rules, key=lambda r: r.id)), packs)

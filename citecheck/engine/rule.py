@@ -1,0 +1,55 @@
+"""The normalised shape of a rule, whether a Python module or a YAML data rule."""
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any, Callable, Iterable, Mapping
+
+from citecheck.errors import RegistryError
+from citecheck.models import Severity
+
+STAGES = {"url": "U", "page": "H", "memo": "M", "corpus": "C", "engine": "E"}
+
+
+@dataclass(frozen=True)
+class RuleSpec:
+    id: str
+    name: str
+    stage: str
+    severity: Severity
+    doc: str
+    check: Callable[[Any, Mapping[str, Any]], Iterable[Any]]
+    defaults: Mapping[str, Any] = field(default_factory=dict)
+    options_doc: Mapping[str, str] = field(default_factory=dict)
+    pack: str = ""  # name of the data pack the engine injects as options["pack"]
+    origin: str = ""  # module path or pack file
+
+    @property
+    def summary(self) -> str:
+        return self.doc.strip().splitlines()[0] if self.doc.strip() else ""
+
+
+def spec_from_module(module: ModuleType) -> RuleSpec:
+    """Read a rule module's declarations (ID, NAME, STAGE, SEVERITY, DEFAULTS, OPTIONS, check)."""
+    origin = module.__name__
+    for attr in ("ID", "NAME", "STAGE", "check"):
+        if not hasattr(module, attr):
+            raise RegistryError(f"rule module {origin} lacks {attr}")
+    spec = RuleSpec(
+        id=module.ID, name=module.NAME, stage=module.STAGE,
+        severity=Severity(getattr(module, "SEVERITY", "error")),
+        doc=inspect.getdoc(module) or "", check=module.check,
+        defaults=dict(getattr(module, "DEFAULTS", {})), options_doc=dict(getattr(module, "OPTIONS", {})),
+        pack=getattr(module, "PACK", ""), origin=origin,
+    )
+    validate(spec)
+    return spec
+
+
+def validate(spec: RuleSpec) -> None:
+    letter = STAGES.get(spec.stage)
+    if letter is None:
+        raise RegistryError(f"rule {spec.id} ({spec.origin}): unknown stage {spec.stage!r}")
+    if not (len(spec.id) == 4 and spec.id[0] == letter and spec.id[1:].isdigit()):
+        raise RegistryError(f"rule {spec.id} ({spec.origin}): id must be '{letter}' and three digits for stage {spec.stage}")

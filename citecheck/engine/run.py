@@ -1,0 +1,142 @@
+"""Run active rules over subjects: every rule on every subject, crashes become E000 findings,
+suppression directives applied afterwards."""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping
+
+from citecheck.engine.select import ActiveRule, matches
+from citecheck.models import Corpus, Directive, Document, Finding, Hit, Link, Location, Page, Severity
+
+
+@dataclass(frozen=True)
+class Fetched:
+    """Subject of page-stage rules: one link occurrence and the page its URL fetched to."""
+
+    link: Link
+    page: Page
+
+
+@dataclass(frozen=True)
+class Memo:
+    """Subject of memo-stage rules: a document and, when given, the corpus it must cite from."""
+
+    document: Document
+    corpus: Corpus | None = None
+    pages: Mapping[str, Page] = field(default_factory=dict)
+
+
+class Engine:
+    def __init__(self, active: list[ActiveRule]) -> None:
+        self.active = active
+        self.by_stage: dict[str, list[ActiveRule]] = {}
+        for rule in active:
+            self.by_stage.setdefault(rule.spec.stage, []).append(rule)
+        self.crashed = False
+        self._meta = {r.spec.id: r for r in self.by_stage.get("engine", [])}
+
+    def _run(self, rule: ActiveRule, subject: Any, path: str, section: str = "") -> list[Finding]:
+        try:
+            hits = list(rule.spec.check(subject, rule.options))
+        except Exception as err:  # noqa: BLE001 - a crashing rule must be reported, never skipped
+            self.crashed = True
+            return [self.meta("E000", Location(path), f"rule {rule.spec.id} ({rule.spec.name}) crashed: "
+                              f"{type(err).__name__}: {err}")]
+        return [self.finding(rule, hit, section) for hit in hits]
+
+    def finding(self, rule: ActiveRule, hit: Hit, section: str = "") -> Finding:
+        loc = hit.location
+        return Finding(loc.path, loc.line, loc.column, rule.spec.id, rule.spec.name, rule.severity, hit.message,
+                       hit.url, hit.evidence, hit.fix, section)
+
+    def meta(self, rule_id: str, loc: Location, message: str, evidence: str = "") -> Finding:
+        rule = self._meta.get(rule_id)
+        severity = rule.severity if rule else Severity.ERROR
+        name = rule.spec.name if rule else rule_id
+        return Finding(loc.path, loc.line, loc.column, rule_id, name, severity, message, "", evidence)
+
+    def check_links(self, links: Iterable[Link], path: str) -> list[Finding]:
+        out: list[Finding] = []
+        for link in links:
+            for rule in self.by_stage.get("url", []):
+                if link.in_code and not rule.options.get("code"):
+                    continue
+                out.extend(self._run(rule, link, path, link.section))
+        return out
+
+    def check_pages(self, links: Iterable[Link], pages: Mapping[str, Page], path: str) -> list[Finding]:
+        out: list[Finding] = []
+        for link in links:
+            page = pages.get(link.url)
+            if page is None:
+                continue
+            for rule in self.by_stage.get("page", []):
+                if link.in_code and not rule.options.get("code"):
+                    continue
+                out.extend(self._run(rule, Fetched(link, page), path, link.section))
+        return out
+
+    def check_memo(self, memo: Memo) -> list[Finding]:
+        out: list[Finding] = []
+        for rule in self.by_stage.get("memo", []):
+            out.extend(self._run(rule, memo, memo.document.path))
+        return out
+
+    def check_corpus(self, corpus: Corpus) -> list[Finding]:
+        out: list[Finding] = []
+        for rule in self.by_stage.get("corpus", []):
+            out.extend(self._run(rule, corpus, corpus.path))
+        return out
+
+    def apply_directives(self, doc: Document, findings: list[Finding], known: Iterable[Any],
+                         today: dt.date | None = None) -> tuple[list[Finding], list[Finding]]:
+        """Split findings into (kept, suppressed); directive problems become E001/E002 findings."""
+        specs = list(known)
+        today = today or dt.date.today()
+        kept, suppressed, extra = [], [], []
+        live: list[Directive] = []
+        for d in doc.directives:
+            problem = _directive_problem(d, specs)
+            if problem:
+                extra.append(self.meta("E001", d.location, problem, ",".join(d.rules)))
+                continue
+            if not d.reason:
+                extra.append(self.meta("E002", d.location, f"suppression of {','.join(d.rules)} has no reason=\"…\""))
+            if d.until and _expired(d.until, today):
+                extra.append(self.meta("E002", d.location, f"suppression of {','.join(d.rules)} expired on {d.until}"))
+                continue
+            live.append(d)
+        for f in findings:
+            if f.path == doc.path and f.rule != "E000" and any(_covers(d, f, specs) for d in live):
+                suppressed.append(f)
+            else:
+                kept.append(f)
+        return kept + extra, suppressed
+
+
+def _directive_problem(d: Directive, specs: list[Any]) -> str:
+    if d.action == "invalid":
+        return f"unknown citecheck directive {d.rules[0]!r} (use disable=, disable-file=, reason=, until=)"
+    for token in d.rules:
+        if token != "all" and not any(matches(s, token) for s in specs):
+            return f"suppression names unknown rule {token!r}"
+    if d.until:
+        try:
+            dt.date.fromisoformat(d.until)
+        except ValueError:
+            return f"until={d.until!r} is not a YYYY-MM-DD date"
+    return ""
+
+
+def _expired(until: str, today: dt.date) -> bool:
+    return dt.date.fromisoformat(until) < today
+
+
+def _covers(d: Directive, f: Finding, specs: list[Any]) -> bool:
+    if d.action not in ("disable", "disable-file"):
+        return False
+    if d.action == "disable" and d.target_line != f.line:
+        return False
+    spec = next((s for s in specs if s.id == f.rule), None)
+    return any(t == "all" or (spec is not None and matches(spec, t)) or t.upper() == f.rule for t in d.rules)

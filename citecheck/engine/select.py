@@ -1,0 +1,76 @@
+"""Which rules run, with what severity and options: the resolved view of registry + config."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping
+
+from citecheck.config import Config
+from citecheck.engine.registry import Registry
+from citecheck.engine.rule import RuleSpec
+from citecheck.errors import ConfigError, UsageError
+from citecheck.models import Severity
+
+_IMPLICIT = {"url": {"code": False}, "page": {"code": False}}
+
+
+@dataclass(frozen=True)
+class ActiveRule:
+    spec: RuleSpec
+    severity: Severity
+    options: Mapping[str, Any]
+
+
+def matches(spec: RuleSpec, token: str) -> bool:
+    """A selector matches by full ID, slug, stage letter or ID prefix (`U`, `U00`, `U001`, `placeholder-domain`)."""
+    token = token.strip()
+    return spec.name == token.lower() or spec.id.upper().startswith(token.upper()) and token[:1].isalpha() and (
+        len(token) == 1 or token[1:].isdigit())
+
+
+def check_selectors(registry: Registry, tokens: Iterable[str], what: str) -> None:
+    for token in tokens:
+        if not any(matches(spec, token) for spec in registry.rules):
+            raise UsageError(f"--{what}: no rule matches {token!r} (see `citecheck rules`)")
+
+
+def resolve(registry: Registry, config: Config) -> list[ActiveRule]:
+    """Apply select/ignore, per-rule enable, severity and options; validate option names."""
+    check_selectors(registry, config.select, "select")
+    check_selectors(registry, config.ignore, "ignore")
+    settings = _settings_by_rule(registry, config)
+    active = []
+    for spec in registry.rules:
+        setting = settings.get(spec.id, {})
+        if spec.id != "E000":
+            if config.select and not any(matches(spec, t) for t in config.select):
+                continue
+            if any(matches(spec, t) for t in config.ignore) or not setting.get("enabled", True):
+                continue
+        severity = Severity(setting.get("severity") or spec.severity.value)
+        active.append(ActiveRule(spec, severity, _options(registry, spec, config, setting.get("options", {}))))
+    return active
+
+
+def _settings_by_rule(registry: Registry, config: Config) -> dict[str, Mapping[str, Any]]:
+    out: dict[str, Mapping[str, Any]] = {}
+    for key, setting in config.rules.items():
+        spec = registry.get(key)
+        if spec is None:
+            raise ConfigError(f"{config.path or '<config>'}: rules.{key}: no such rule (see `citecheck rules`)")
+        out[spec.id] = setting
+    return out
+
+
+def _options(registry: Registry, spec: RuleSpec, config: Config, overrides: Mapping[str, Any]) -> dict[str, Any]:
+    options: dict[str, Any] = {**_IMPLICIT.get(spec.stage, {}), **spec.defaults}
+    for key in ("firm", "company"):
+        if key in options and getattr(config, key):
+            options[key] = dict(getattr(config, key))
+    unknown = set(overrides) - set(options)
+    if unknown:
+        raise ConfigError(f"{config.path or '<config>'}: rules.{spec.id}: unknown option {sorted(unknown)[0]!r} "
+                          f"(options: {', '.join(sorted(options)) or 'none'})")
+    options.update(overrides)
+    if spec.pack:
+        options["pack"] = registry.packs.data.get(spec.pack, {})
+    return options

@@ -1,0 +1,61 @@
+"""Exception tree. Every expected error is one line on stderr and exit 2.
+
+    CitecheckError
+    ├── UsageError           bad option combination, unknown rule id/format
+    ├── InputError           a file that cannot be read or parsed (missing, binary, bad UTF-8, too big)
+    │   ├── CorpusError      a corpus that is not valid JSON / not an array of objects
+    │   └── OutlineError     a harvest outline that is malformed
+    ├── ConfigError          bad `.citecheck.yaml` / `[tool.citecheck]` / front matter
+    ├── PackError            a malformed YAML rule pack
+    ├── RegistryError        duplicate rule ids/slugs, a rule whose id letter mismatches its stage
+    └── ProviderError        a search provider or LLM endpoint failed (outage, auth, bad JSON)
+        └── MissingKeyError  the provider's API key environment variable is not set
+"""
+from __future__ import annotations
+
+
+class CitecheckError(Exception):
+    """Base of every error citecheck expects; the CLI prints `str(err)` and exits 2."""
+
+    exit_code = 2
+
+
+class UsageError(CitecheckError):
+    pass
+
+
+class InputError(CitecheckError):
+    pass
+
+
+class CorpusError(InputError):
+    pass
+
+
+class OutlineError(InputError):
+    pass
+
+
+class ConfigError(CitecheckError):
+    pass
+
+
+class PackError(CitecheckError):
+    pass
+
+
+class RegistryError(CitecheckError):
+    pass
+
+
+class ProviderError(CitecheckError):
+    pass
+
+
+class MissingKeyError(ProviderError):
+    pass
+
+
+def where(path: str, line: int | None = None) -> str:
+    """`path:line` for messages, or just `path`."""
+    return f"{path}:{line}" if line else path

@@ -1,0 +1,135 @@
+"""Turn paths into subjects: memos (Markdown, HTML, text) become Documents, corpora become Corpora."""
+from __future__ import annotations
+
+import fnmatch
+import json
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+from citecheck.errors import InputError
+from citecheck.extract.corpus import load_corpus_text
+from citecheck.extract.html import extract_html
+from citecheck.extract.markdown import extract_markdown
+from citecheck.extract.text import extract_text
+from citecheck.models import Corpus, Document
+
+MARKDOWN_EXT = {".md", ".markdown", ".mdown", ".mkd", ".mdx", ".qmd", ".rmd"}
+HTML_EXT = {".html", ".htm", ".xhtml"}
+TEXT_EXT = {".txt", ".text", ".rst"}
+JSON_EXT = {".json"}
+DEFAULT_INCLUDE = ("*.md", "*.markdown", "*.mdx", "*.qmd", "*.html", "*.htm", "*.txt", "*sourced_corpus*.json",
+                   "*corpus*.json")
+DEFAULT_EXCLUDE = (".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", "site-packages")
+DEFAULT_MAX_BYTES = 20 * 1024 * 1024
+
+
+@dataclass
+class Inputs:
+    documents: list[Document] = field(default_factory=list)
+    corpora: list[Corpus] = field(default_factory=list)
+
+
+def collect(paths: Iterable[str], include: Iterable[str] = DEFAULT_INCLUDE, exclude: Iterable[str] = (),
+            max_bytes: int = DEFAULT_MAX_BYTES) -> Inputs:
+    """Read every path (files, directories recursively, `-` for stdin) into subjects."""
+    inputs = Inputs()
+    include, exclude = tuple(include), tuple(exclude) + DEFAULT_EXCLUDE
+    for raw in paths:
+        if raw == "-":
+            _add(inputs, "<stdin>", _decode("<stdin>", sys.stdin.buffer.read(max_bytes + 1), max_bytes))
+            continue
+        path = Path(raw)
+        if path.is_dir():
+            files = sorted(_walk(path, include, exclude))
+            if not files:
+                raise InputError(f"{raw}: no memos or corpora found (include: {', '.join(include)})")
+            for file in files:
+                _add(inputs, str(file), read_text(str(file), max_bytes))
+        elif path.exists():
+            _add(inputs, raw, read_text(raw, max_bytes))
+        else:
+            raise InputError(f"{raw}: no such file or directory")
+    return inputs
+
+
+def _walk(root: Path, include: tuple[str, ...], exclude: tuple[str, ...]) -> Iterable[Path]:
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = [d for d in dirnames if not _excluded(d, os.path.join(dirpath, d), exclude)]
+        for name in filenames:
+            full = os.path.join(dirpath, name)
+            if _excluded(name, full, exclude):
+                continue
+            if any(fnmatch.fnmatch(name, pat) or fnmatch.fnmatch(full, pat) for pat in include):
+                yield Path(full)
+
+
+def _excluded(name: str, full: str, exclude: tuple[str, ...]) -> bool:
+    return any(fnmatch.fnmatch(name, pat) or fnmatch.fnmatch(full, pat) for pat in exclude)
+
+
+def read_text(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
+    """Read a file as UTF-8, refusing binaries and files above the size cap with one-line errors."""
+    try:
+        size = os.path.getsize(path)
+        if size > max_bytes:
+            raise InputError(f"{path}: file is {size} bytes, above the {max_bytes}-byte cap (see max-file-size)")
+        with open(path, "rb") as fh:
+            data = fh.read(max_bytes + 1)
+    except OSError as err:
+        raise InputError(f"{path}: cannot read: {err.strerror or err}") from None
+    return _decode(path, data, max_bytes)
+
+
+def _decode(path: str, data: bytes, max_bytes: int) -> str:
+    if len(data) > max_bytes:
+        raise InputError(f"{path}: input is above the {max_bytes}-byte cap (see max-file-size)")
+    if b"\x00" in data[:8192]:
+        raise InputError(f"{path}: looks like a binary file, not a memo")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = data[: err.start].count(b"\n") + 1
+        raise InputError(f"{path}:{line}: invalid UTF-8 (byte 0x{data[err.start]:02x} at offset {err.start})") from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _add(inputs: Inputs, path: str, text: str) -> None:
+    kind = sniff(path, text)
+    if kind == "corpus":
+        inputs.corpora.append(load_corpus_text(path, text))
+    else:
+        inputs.documents.append(extract_document(path, text, kind))
+
+
+def sniff(path: str, text: str) -> str:
+    """markdown | html | text | corpus, by extension and then by content."""
+    ext = Path(path).suffix.lower()
+    if ext in JSON_EXT:
+        return "corpus"
+    if ext in HTML_EXT:
+        return "html"
+    if ext in MARKDOWN_EXT:
+        return "markdown"
+    if ext in TEXT_EXT:
+        return "text"
+    head = text.lstrip()[:200].lower()
+    if head.startswith("[") and head[1:].lstrip().startswith("{"):
+        return "corpus"
+    if head.startswith(("<!doctype html", "<html")):
+        return "html"
+    return "markdown"
+
+
+def extract_document(path: str, text: str, kind: str = "markdown") -> Document:
+    return {"html": extract_html, "text": extract_text}.get(kind, extract_markdown)(path, text)
+
+
+def load_corpus(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> Corpus:
+    """Load a corpus file given with `--corpus`."""
+    return load_corpus_text(path, read_text(path, max_bytes))
+
+
+__all__ = ["collect", "extract_document", "load_corpus", "read_text", "Inputs", "json"]

@@ -1,0 +1,82 @@
+"""Load `sourced_corpus.json` keeping the line each entry starts on (for C-rule findings)."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from citecheck.errors import CorpusError
+from citecheck.models import Corpus, Source
+
+_FIELDS = {f for f in Source.__dataclass_fields__ if f not in ("line", "extra")}
+_WS = " \t\r\n"
+
+
+def load_corpus_text(path: str, text: str) -> Corpus:
+    """Parse a corpus (a JSON array of objects); malformed input is a one-line CorpusError."""
+    decoder = json.JSONDecoder()
+    pos = _skip(text, 0)
+    if pos >= len(text) or text[pos] != "[":
+        if pos < len(text) and text[pos] == "{":
+            return _from_wrapped(path, text)
+        raise CorpusError(f"{path}:1: corpus must be a JSON array of sources")
+    pos = _skip(text, pos + 1)
+    records: list[dict[str, Any]] = []
+    lines: list[int] = []
+    while pos < len(text) and text[pos] != "]":
+        try:
+            obj, end = decoder.raw_decode(text, pos)
+        except json.JSONDecodeError as err:
+            raise CorpusError(f"{path}:{err.lineno}: invalid JSON: {err.msg}") from None
+        line = text.count("\n", 0, pos) + 1
+        if not isinstance(obj, dict):
+            raise CorpusError(f"{path}:{line}: corpus entry must be an object, got {type(obj).__name__}")
+        records.append(obj)
+        lines.append(line)
+        pos = _skip(text, end)
+        if pos < len(text) and text[pos] == ",":
+            pos = _skip(text, pos + 1)
+        elif pos < len(text) and text[pos] != "]":
+            raise CorpusError(f"{path}:{text.count(chr(10), 0, pos) + 1}: invalid JSON: expected ',' or ']'")
+    if pos >= len(text):
+        raise CorpusError(f"{path}:{text.count(chr(10)) + 1}: invalid JSON: unterminated array")
+    if _skip(text, pos + 1) < len(text):
+        raise CorpusError(f"{path}:{text.count(chr(10), 0, pos) + 1}: invalid JSON: extra data after the array")
+    return build_corpus(path, records, lines)
+
+
+def _from_wrapped(path: str, text: str) -> Corpus:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise CorpusError(f"{path}:{err.lineno}: invalid JSON: {err.msg}") from None
+    sources = data.get("sources") if isinstance(data, dict) else None
+    if not isinstance(sources, list) or not all(isinstance(s, dict) for s in sources):
+        raise CorpusError(f"{path}:1: corpus must be a JSON array of sources (or an object with a 'sources' array)")
+    return build_corpus(path, sources, [1] * len(sources))
+
+
+def build_corpus(path: str, records: list[dict[str, Any]], lines: list[int]) -> Corpus:
+    """Turn raw records into Sources, tolerating missing fields (C001 reports them)."""
+    sources = tuple(source_from_record(rec, line) for rec, line in zip(records, lines))
+    return Corpus(path, sources, tuple(records), tuple(lines))
+
+
+def source_from_record(rec: dict[str, Any], line: int = 1) -> Source:
+    known = {k: rec[k] for k in _FIELDS if k in rec}
+    for key in list(known):
+        if key != "status" and not isinstance(known[key], str):
+            known[key] = "" if known[key] is None else str(known[key])
+    status = known.get("status")
+    if status is not None and not isinstance(status, int):
+        try:
+            known["status"] = int(status)
+        except (TypeError, ValueError):
+            known["status"] = None
+    extra = {k: v for k, v in rec.items() if k not in _FIELDS}
+    return Source(**{"id": "", "url": "", **known}, line=line, extra=extra)
+
+
+def _skip(text: str, pos: int) -> int:
+    while pos < len(text) and text[pos] in _WS:
+        pos += 1
+    return pos

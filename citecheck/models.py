@@ -1,0 +1,273 @@
+"""One frozen dataclass per concept: what flows between extract, engine, fetch and report."""
+from __future__ import annotations
+
+import enum
+from dataclasses import asdict, dataclass, field
+from typing import Any, Mapping
+
+
+@dataclass(frozen=True, order=True)
+class Location:
+    """A 1-based position in a file."""
+
+    path: str
+    line: int = 1
+    column: int = 1
+
+
+class LinkKind(str, enum.Enum):
+    """How a URL appears in a document."""
+
+    INLINE = "inline"  # [text](url)
+    IMAGE = "image"  # ![alt](url)
+    AUTOLINK = "autolink"  # <https://...>
+    REFERENCE = "reference"  # [label]: url
+    FOOTNOTE = "footnote"  # URL inside a footnote definition
+    HTML = "html"  # <a href> / <img src>
+    BARE = "bare"  # https://... in prose
+    WWW = "www"  # www.host/path without scheme
+    DOMAIN = "domain"  # host.tld/path without scheme
+    DEFANGED = "defanged"  # hxxps://, example[.]com
+    CORPUS = "corpus"  # url field of a corpus entry
+
+
+@dataclass(frozen=True)
+class Link:
+    """One URL occurrence with its position and surroundings."""
+
+    url: str
+    location: Location
+    kind: LinkKind = LinkKind.BARE
+    text: str = ""
+    in_code: bool = False
+    raw: str = ""  # the URL as written, before normalisation (defanged, schemeless)
+    section: str = ""  # heading the link sits under
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "url": self.url,
+            "path": self.location.path,
+            "line": self.location.line,
+            "column": self.location.column,
+            "kind": self.kind.value,
+            "text": self.text,
+            "in_code": self.in_code,
+            "raw": self.raw or self.url,
+            "section": self.section,
+        }
+
+
+@dataclass(frozen=True)
+class Marker:
+    """A `<needs-source/>`, `<insufficient-data/>` or `[src-NNN]` token in a memo."""
+
+    kind: str  # needs-source | insufficient-data | source-id | needs-deeper-grounding
+    value: str
+    location: Location
+    section: str = ""
+    in_code: bool = False
+
+
+@dataclass(frozen=True)
+class TextSpan:
+    """A run of prose with where it starts; used by text rules (firm leaks, claims)."""
+
+    text: str
+    location: Location
+    section: str = ""
+
+
+@dataclass(frozen=True)
+class Heading:
+    level: int
+    text: str
+    location: Location
+
+
+@dataclass(frozen=True)
+class FootnoteRef:
+    label: str
+    location: Location
+    is_definition: bool
+
+
+@dataclass(frozen=True)
+class Directive:
+    """An inline `<!-- citecheck: ... -->` comment."""
+
+    action: str  # disable | disable-file | enable
+    rules: tuple[str, ...]
+    location: Location
+    target_line: int  # line the directive applies to (next non-blank line); 0 for file-wide
+    reason: str = ""
+    until: str = ""
+
+
+@dataclass(frozen=True)
+class Document:
+    """An extracted memo: links, markers, prose, headings, front matter, directives."""
+
+    path: str
+    text: str
+    format: str  # markdown | html | text
+    links: tuple[Link, ...] = ()
+    markers: tuple[Marker, ...] = ()
+    spans: tuple[TextSpan, ...] = ()
+    headings: tuple[Heading, ...] = ()
+    footnotes: tuple[FootnoteRef, ...] = ()
+    directives: tuple[Directive, ...] = ()
+    front_matter: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def title(self) -> str:
+        first_h1 = next((h.text for h in self.headings if h.level == 1), "")
+        return first_h1
+
+
+@dataclass(frozen=True)
+class Source:
+    """One entry of `sourced_corpus.json`."""
+
+    id: str
+    url: str
+    canonical_url: str = ""
+    title: str = ""
+    fetched_at: str = ""
+    body_excerpt: str = ""
+    summary: str = ""
+    retrieval_query: str = ""
+    retrieval_tool: str = ""
+    final_url: str = ""
+    status: int | None = None
+    content_hash: str = ""
+    section: str = ""
+    snippet: str = ""
+    line: int = 1
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        data = {k: v for k, v in asdict(self).items() if k not in ("line", "extra")}
+        data.update(self.extra)
+        return data
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """A loaded corpus: its entries in file order and the raw records for schema checks."""
+
+    path: str
+    sources: tuple[Source, ...] = ()
+    records: tuple[Mapping[str, Any], ...] = ()
+    lines: tuple[int, ...] = ()  # 1-based line where each record starts
+
+    def by_id(self) -> dict[str, Source]:
+        return {s.id: s for s in self.sources}
+
+    def urls(self) -> set[str]:
+        found: set[str] = set()
+        for s in self.sources:
+            found.update(u for u in (s.url, s.canonical_url, s.final_url) if u)
+        return found
+
+
+class Outcome(str, enum.Enum):
+    """The closed set of fetch outcomes."""
+
+    OK = "ok"  #: the URL answered with content
+    DEAD = "dead"  #: the resource does not exist (404/410, NXDOMAIN, 5xx after retries)
+    UNVERIFIABLE = "unverifiable"  #: blocked, rate-limited, timed out: not proven dead
+    EXCLUDED = "excluded"  #: refused by the guard or excluded by config, never fetched
+    UNSUPPORTED = "unsupported"  #: scheme or content the fetcher does not handle
+    ERROR = "error"  #: citecheck itself failed on this URL
+
+
+@dataclass(frozen=True)
+class Hop:
+    url: str
+    status: int
+    location: str = ""
+
+
+@dataclass(frozen=True)
+class Page:
+    """The facts of one fetch (what the cache stores): never a verdict."""
+
+    url: str
+    outcome: Outcome
+    status: int | None = None
+    final_url: str = ""
+    chain: tuple[Hop, ...] = ()
+    headers: Mapping[str, str] = field(default_factory=dict)
+    content_type: str = ""
+    title: str = ""
+    canonical: str = ""
+    text_sample: str = ""  # bounded visible text
+    html_sample: str = ""  # bounded raw head/body for marker checks
+    content_hash: str = ""
+    content_length: int | None = None
+    fetched_at: str = ""
+    error: str = ""  # reason for a non-ok outcome (e.g. "nxdomain", "timeout", "rate-limited")
+    elapsed_ms: float = 0.0
+    sibling_text: str | None = None  # text of a random non-existent path on the same host
+    sibling_status: int | None = None
+    from_cache: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["outcome"] = self.outcome.value
+        data["chain"] = [asdict(h) for h in self.chain]
+        data["headers"] = dict(self.headers)
+        return data
+
+
+class Severity(str, enum.Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+    @property
+    def rank(self) -> int:
+        return {"error": 3, "warning": 2, "info": 1}[self.value]
+
+
+@dataclass(frozen=True)
+class Hit:
+    """What a rule yields; the engine turns it into a Finding."""
+
+    message: str
+    location: Location
+    url: str = ""
+    evidence: str = ""
+    fix: str = ""  # suggested replacement (e.g. the redirect target)
+
+
+@dataclass(frozen=True, order=True)
+class Finding:
+    """One problem: the stable machine contract of every report format."""
+
+    path: str
+    line: int
+    column: int
+    rule: str
+    name: str = field(compare=False)
+    severity: Severity = field(compare=False, default=Severity.ERROR)
+    message: str = field(compare=False, default="")
+    url: str = field(compare=False, default="")
+    evidence: str = field(compare=False, default="")
+    fix: str = field(compare=False, default="")
+    section: str = field(compare=False, default="")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "rule": self.rule,
+            "name": self.name,
+            "severity": self.severity.value,
+            "message": self.message,
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "url": self.url,
+            "evidence": self.evidence,
+            "fix": self.fix,
+            "section": self.section,
+        }

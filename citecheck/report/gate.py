@@ -1,0 +1,13 @@
+"""The exit-code gate: 0 clean, 1 findings at or above --fail-on, 2 internal error."""
+from __future__ import annotations
+
+from typing import Iterable
+
+from citecheck.models import Finding, Severity
+
+
+def exit_code(findings: Iterable[Finding], fail_on: str = "error", crashed: bool = False) -> int:
+    if crashed:
+        return 2
+    threshold = Severity(fail_on).rank
+    return 1 if any(f.severity.rank >= threshold for f in findings) else 0

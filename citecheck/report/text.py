@@ -1,0 +1,57 @@
+"""`--format text`: findings grouped by file through rich, then a one-paragraph summary."""
+from __future__ import annotations
+
+from itertools import groupby
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+
+from citecheck.models import Finding
+from citecheck.report.base import Reporter
+
+_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
+
+
+class TextReporter(Reporter):
+    name = "text"
+
+    def start(self) -> None:
+        color = bool(self.context.get("color", False))
+        self.console = Console(file=self.out, force_terminal=color, no_color=not color, highlight=False,
+                               width=int(self.context.get("width", 0)) or (None if color else 200), soft_wrap=True)
+        self.items: list[Finding] = []
+
+    def finding(self, finding: Finding) -> None:
+        self.items.append(finding)
+
+    def summary(self, summary: dict[str, Any]) -> None:
+        for path, group in groupby(self.items, key=lambda f: f.path):
+            self.console.print(f"[bold underline]{escape(path)}[/]")
+            for f in group:
+                style = _STYLE[f.severity.value]
+                where = f"{f.line}:{f.column}"
+                url = f" [dim]{escape(f.url)}[/]" if f.url else ""
+                self.console.print(f"  {where:>8}  [{style}]{f.severity.value:<7}[/] [bold]{f.rule}[/] "
+                                   f"{escape(f.message)}{url}  [dim]({f.name})[/]")
+                if f.fix:
+                    self.console.print(f"            [green]fix:[/] {escape(f.fix)}")
+            self.console.print()
+        self.console.print(_summary_line(summary))
+
+    def close(self) -> None:
+        pass
+
+
+def _summary_line(s: dict[str, Any]) -> str:
+    mode = "online" if s.get("online") else "offline"
+    parts = [f"{s.get('errors', 0)} error(s)", f"{s.get('warnings', 0)} warning(s)", f"{s.get('infos', 0)} info"]
+    line = (f"[bold]{s.get('findings', 0)} finding(s)[/]: {', '.join(parts)} in {s.get('files', 0)} file(s), "
+            f"{s.get('links', 0)} link(s), {s.get('urls', 0)} distinct URL(s), {mode}")
+    if s.get("fetched"):
+        line += f"; fetched {s['fetched']} ({', '.join(f'{k} {v}' for k, v in s.get('outcomes', {}).items())})"
+    if s.get("suppressed"):
+        line += f"; {s['suppressed']} suppressed"
+    if "citation_truth_score" in s:
+        line += f"; citation-truth score {s['citation_truth_score']}/10"
+    return line + f" in {s.get('duration_s', 0)} s"

@@ -1,0 +1,1 @@
+"""Built-in YAML rule packs (the top-level rules/ folder, installed as citecheck.packs)."""

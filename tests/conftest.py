@@ -1,0 +1,41 @@
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+import netguard  # noqa: E402
+
+netguard.install()
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+SHARED = ROOT.parent / "shared"
+
+
+@pytest.fixture(autouse=True)
+def _isolate_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test gets its own cache dir and no user config leaks in."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache")))
+    for var in ("TAVILY_API_KEY", "SERPAPI_API_KEY", "BRAVE_API_KEY", "PERPLEXITY_API_KEY", "FIRECRAWL_API_KEY",
+                "OPENAI_API_KEY", "GITHUB_ACTIONS"):
+        monkeypatch.delenv(var, raising=False)
+
+
+@pytest.fixture
+def fixtures() -> Path:
+    return FIXTURES
+
+
+@pytest.fixture
+def shared() -> Path:
+    if not SHARED.is_dir():
+        pytest.skip("../shared is not beside this checkout")
+    return SHARED
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    os.environ.setdefault("CITECHECK_TESTING", "1")
