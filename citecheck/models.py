@@ -208,6 +208,7 @@ class Page:
     fetched_at: str = ""
     error: str = ""  # reason for a non-ok outcome (e.g. "nxdomain", "timeout", "rate-limited")
     elapsed_ms: float = 0.0
+    meta: Mapping[str, str] = field(default_factory=dict)  # description, og:title, og:site_name, json-ld flags
     sibling_text: str | None = None  # text of a random non-existent path on the same host
     sibling_status: int | None = None
     from_cache: bool = False
@@ -217,6 +218,7 @@ class Page:
         data["outcome"] = self.outcome.value
         data["chain"] = [asdict(h) for h in self.chain]
         data["headers"] = dict(self.headers)
+        data["meta"] = dict(self.meta)
         return data
 
 
