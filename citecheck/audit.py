@@ -91,9 +91,11 @@ async def audit_inputs(inputs: Inputs, config: Config, registry: Registry, *, on
         suppressed += hidden
     for corp in inputs.corpora:
         findings += engine.check_corpus(corp)
-    findings.sort()
-    return Report(_dedupe(findings), suppressed, inputs, pages, online, engine.crashed,
-                  time.perf_counter() - started)
+    findings = _dedupe(sorted(findings))
+    from citecheck.score import summarize
+
+    return Report(findings, suppressed, inputs, pages, online, engine.crashed, time.perf_counter() - started,
+                  summarize(inputs.documents, findings))
 
 
 def fetchable(links: Iterable[Link], engine: Engine) -> list[str]:

@@ -1,0 +1,1 @@
+"""Claim support: does the cited source say what the sentence claims? Pure and offline."""

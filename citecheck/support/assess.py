@@ -1,0 +1,103 @@
+"""Score one claim against one source text: best passage, lexical coverage, hard fact checks."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol, Sequence
+
+from rapidfuzz import fuzz
+
+from citecheck.support.text import clean_claim, content_words, entities, number_core, numbers, split_sentences
+
+
+@dataclass(frozen=True)
+class Assessment:
+    supported: bool
+    score: float  # 0..1
+    passage: str = ""
+    missing_numbers: tuple[str, ...] = ()
+    missing_entities: tuple[str, ...] = ()
+    reason: str = ""
+
+
+class Verifier(Protocol):
+    """Ranks passages for a claim; returns (index of best passage, similarity 0..1).
+
+    The default is lexical and offline. A user can plug an NLI or embedding model in through
+    the `citecheck.verifiers` entry point group (a callable returning a Verifier)."""
+
+    def best(self, claim: str, passages: Sequence[str]) -> tuple[int, float]: ...
+
+
+class LexicalVerifier:
+    """Coverage of the claim's content words (stemmed) plus rapidfuzz token-set similarity."""
+
+    def best(self, claim: str, passages: Sequence[str]) -> tuple[int, float]:
+        words = set(content_words(claim))
+        best_i, best_s = 0, 0.0
+        for i, passage in enumerate(passages):
+            score = similarity(words, claim, passage)
+            if score > best_s:
+                best_i, best_s = i, score
+        return best_i, best_s
+
+
+def similarity(claim_words: set[str], claim: str, passage: str) -> float:
+    if not claim_words:
+        return 0.0
+    coverage = len(claim_words & set(content_words(passage))) / len(claim_words)
+    return 0.75 * coverage + 0.25 * fuzz.token_set_ratio(claim, passage) / 100
+
+
+def passages(text: str, window: int = 3, limit: int = 400) -> list[str]:
+    """Overlapping windows of `window` sentences (at most `limit` windows)."""
+    sentences = [s.strip() for _, s in split_sentences(text)]
+    if len(sentences) <= window:
+        return [" ".join(sentences)] if sentences else []
+    return [" ".join(sentences[i:i + window]) for i in range(min(limit, len(sentences) - window + 1))]
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    min_score: float = 0.5
+    check_numbers: bool = True
+    check_entities: bool = True
+    ignore_entities: frozenset[str] = field(default_factory=frozenset)
+
+
+def assess(sentence: str, source_text: str, verifier: Verifier | None = None,
+           thresholds: Thresholds = Thresholds()) -> Assessment:
+    """Is `sentence` supported by `source_text`? Evidence is the best-matching passage."""
+    claim = clean_claim(sentence)
+    chunks = passages(source_text)
+    if not claim or not chunks:
+        return Assessment(True, 1.0, reason="nothing to check")
+    index, score = (verifier or LexicalVerifier()).best(claim, chunks)
+    passage = chunks[index]
+    nearby = " ".join(chunks[max(0, index - 1): index + 2])
+    missing_n = _missing_numbers(claim, nearby) if thresholds.check_numbers else ()
+    missing_e = _missing_entities(claim, source_text, thresholds) if thresholds.check_entities else ()
+    reasons = []
+    if score < thresholds.min_score:
+        reasons.append(f"low overlap ({score:.2f} < {thresholds.min_score})")
+    if missing_n:
+        reasons.append("numbers not in source: " + ", ".join(missing_n))
+    if missing_e:
+        reasons.append("names not in source: " + ", ".join(missing_e))
+    return Assessment(not reasons, round(score, 3), passage, missing_n, missing_e, "; ".join(reasons))
+
+
+def _missing_numbers(claim: str, passage: str) -> tuple[str, ...]:
+    have = numbers(passage)
+    cores = {number_core(n) for n in have}
+    return tuple(sorted(n for n in numbers(claim) if n not in have and number_core(n) not in cores))
+
+
+def _missing_entities(claim: str, source: str, thresholds: Thresholds) -> tuple[str, ...]:
+    lowered = source.lower()
+    missing = []
+    for name in entities(claim):
+        if name in thresholds.ignore_entities:
+            continue
+        if name.lower() not in lowered and not all(part.lower() in lowered for part in name.split()):
+            missing.append(name)
+    return tuple(sorted(missing))

@@ -1,0 +1,64 @@
+"""Which sentences cite what: footnote refs, `[src-NNN]` IDs, inline links and bare URLs."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from citecheck.engine.packs import offset_location
+from citecheck.extract.bare import find_urls
+from citecheck.extract.markers import SOURCE_GROUP_RE, SOURCE_ID_RE
+from citecheck.models import Document, Location
+from citecheck.support.text import split_sentences
+
+_FOOTREF_RE = re.compile(r"\[\^([^\]\s]+)\](?!:)")
+_FOOTDEF_RE = re.compile(r"^ {0,3}\[\^([^\]]+)\]:")
+_INLINE_RE = re.compile(r"!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+
+
+@dataclass(frozen=True)
+class CitedClaim:
+    sentence: str
+    location: Location
+    section: str
+    urls: tuple[str, ...]
+    ids: tuple[str, ...]
+
+
+def footnote_urls(doc: Document) -> dict[str, list[str]]:
+    """Footnote label → URLs in its definition (the definition line and its indented continuation)."""
+    lines = doc.text.split("\n")
+    out: dict[str, list[str]] = {}
+    label, for_lines = "", set()
+    ranges: dict[str, set[int]] = {}
+    for number, line in enumerate(lines, start=1):
+        m = _FOOTDEF_RE.match(line)
+        if m:
+            label = m.group(1)
+            ranges[label] = {number}
+        elif label and (line.startswith(("    ", "\t")) and line.strip()):
+            ranges[label].add(number)
+        else:
+            label = ""
+    for label, for_lines in ranges.items():
+        out[label] = [link.url for link in doc.links if link.location.line in for_lines and not link.in_code]
+    return out
+
+
+def cited_claims(doc: Document) -> list[CitedClaim]:
+    notes = footnote_urls(doc)
+    claims: list[CitedClaim] = []
+    for span in doc.spans:
+        if _FOOTDEF_RE.match(span.text):
+            continue
+        for offset, sentence in split_sentences(span.text):
+            urls = [u for label in _FOOTREF_RE.findall(sentence) for u in notes.get(label, [])]
+            urls += _INLINE_RE.findall(sentence)
+            inline_spans = [m.span() for m in _INLINE_RE.finditer(sentence)]
+            urls += [m.url for m in find_urls(sentence) if not any(a <= m.start < b for a, b in inline_spans)]
+            ids = [sid.group(0).lower() for g in SOURCE_GROUP_RE.finditer(sentence)
+                   for sid in SOURCE_ID_RE.finditer(g.group("ids"))]
+            if urls or ids:
+                lead = len(sentence) - len(sentence.lstrip())
+                loc = offset_location(span.text, span.location, offset + lead)
+                claims.append(CitedClaim(sentence.strip(), loc, span.section, tuple(dict.fromkeys(urls)), tuple(ids)))
+    return claims

@@ -1,0 +1,95 @@
+"""Sentence splitting and the hard facts of a claim: content words, numbers, named entities."""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+_SENT_END_RE = re.compile(r"(?<=[.!?。！？])[\"'”’)\]]*\s+(?=[\"'“‘(\[]?[A-Z0-9\u4e00-\u9fff])")
+_ABBREV = ("e.g.", "i.e.", "etc.", "vs.", "Inc.", "Ltd.", "Corp.", "Co.", "Mr.", "Ms.", "Dr.", "St.", "No.", "U.S.",
+           "approx.", "Jan.", "Feb.", "Mar.", "Apr.", "Aug.", "Sept.", "Sep.", "Oct.", "Nov.", "Dec.", "Fig.")
+_MD_LINK_RE = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_CITE_RE = re.compile(r"\[\^[^\]]+\]|\[src-\d{3,}(?:\s*[,;]\s*src-\d{3,})*\]|<[^>]+>", re.IGNORECASE)
+_URL_RE = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
+_WORD_RE = re.compile(r"[A-Za-z\u00c0-\u024f][A-Za-z\u00c0-\u024f'-]+|\d[\d,.]*")
+_NUMBER_RE = re.compile(r"(?<![\w.])[$€£¥]?\d[\d,]*(?:\.\d+)?\s?(?:%|percent|per cent|bn|billion|million|m\b|k\b|x\b)?",
+                        re.IGNORECASE)
+_ENTITY_RE = re.compile(r"\b(?:[A-Z][a-zA-Z0-9&'-]*[a-z0-9][a-zA-Z0-9&'-]*|[A-Z]{2,}[a-z]?s?)"
+                        r"(?:\s+(?:[A-Z][a-zA-Z0-9&'-]+|of|de|and|&))*(?:\s+[A-Z][a-zA-Z0-9&'-]+)?")
+STOPWORDS = frozenset("""a an the and or but if then of to in on at by for with from as is are was were be been being
+that this these those it its their there which who whom whose what when where why how than too very can could should
+would may might will shall do does did has have had not no nor so such into over under about after before between
+during per via our we they he she his her them also more most less least many much other some any each every all
+both either neither one two three first second new own same up down out off again further once""".split())
+_SUFFIXES = ("ing", "edly", "ed", "es", "s", "ly")
+
+
+def split_sentences(text: str) -> list[tuple[int, str]]:
+    """(offset, sentence) pairs; conservative about abbreviations and decimals."""
+    protected = text
+    for abbr in _ABBREV:
+        protected = protected.replace(abbr, abbr.replace(".", "\x00"))
+    out: list[tuple[int, str]] = []
+    start = 0
+    for m in _SENT_END_RE.finditer(protected):
+        out.append((start, text[start:m.start()]))
+        start = m.end()
+    out.append((start, text[start:]))
+    return [(o, s) for o, s in out if s.strip()]
+
+
+def clean_claim(sentence: str) -> str:
+    """The sentence as a reader sees it: link text kept, citations, tags and URLs dropped."""
+    text = _MD_LINK_RE.sub(r"\1", sentence)
+    text = _CITE_RE.sub(" ", text)
+    text = _URL_RE.sub(" ", text)
+    text = re.sub(r"[*_`#>|]+", " ", text)
+    return " ".join(text.split())
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    w = word.lower().strip("'-")
+    for suffix in _SUFFIXES:
+        if len(w) > len(suffix) + 3 and w.endswith(suffix):
+            return w[: -len(suffix)]
+    return w
+
+
+def content_words(text: str) -> list[str]:
+    return [stem(w) for w in _WORD_RE.findall(text) if w.lower() not in STOPWORDS and not w[0].isdigit()]
+
+
+def numbers(text: str) -> set[str]:
+    """Normalised numeric facts: `1,200` → `1200`, `12 percent` → `12%`, `$3.5bn` → `3.5bn`."""
+    found = set()
+    for m in _NUMBER_RE.finditer(text):
+        raw = m.group(0).lower().strip()
+        value = re.sub(r"[$€£¥,\s]", "", raw)
+        value = value.replace("percent", "%").replace("percent", "%").replace("billion", "bn")
+        value = value.replace("million", "m")
+        number = re.match(r"\d+(?:\.\d+)?", value)
+        if number and not (len(number.group(0)) == 1 and value == number.group(0)):
+            found.add(value.rstrip("."))
+    return found
+
+
+def number_core(value: str) -> str:
+    m = re.match(r"\d+(?:\.\d+)?", value)
+    return m.group(0) if m else value
+
+
+def entities(text: str) -> set[str]:
+    """Capitalised names not at a sentence start (a light, dependency-free NER)."""
+    found = set()
+    for m in _ENTITY_RE.finditer(text):
+        words = re.sub(r"['’]s\b", "", m.group(0)).split()
+        at_start = m.start() == 0 or text[: m.start()].rstrip().endswith((".", "!", "?", ":"))
+        while words and words[0].lower() in STOPWORDS:
+            words, at_start = words[1:], False
+        if at_start and len(words) == 1:
+            continue
+        while words and words[-1].lower() in STOPWORDS:
+            words = words[:-1]
+        if words:
+            found.add(" ".join(words))
+    return found
