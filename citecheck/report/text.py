@@ -1,8 +1,7 @@
 """`--format text`: findings grouped by file through rich, then a one-paragraph summary."""
 from __future__ import annotations
 
-from itertools import groupby
-from typing import Any
+from typing import Any, Iterable
 
 from rich.console import Console
 from rich.markup import escape
@@ -26,27 +25,45 @@ class TextReporter(Reporter):
         self.items.append(finding)
 
     def summary(self, summary: dict[str, Any]) -> None:
-        for path, group in groupby(self.items, key=lambda f: f.path):
+        for path, group in by_path(self.items).items():
             self.console.print(f"[bold underline]{escape(path)}[/]")
             for f in group:
-                style = _STYLE[f.severity.value]
-                where = f"{f.line}:{f.column}"
-                url = f" [dim]{escape(f.url)}[/]" if f.url else ""
-                self.console.print(f"  {where:>8}  [{style}]{f.severity.value:<7}[/] [bold]{f.rule}[/] "
-                                   f"{escape(f.message)}{url}  [dim]({f.name})[/]")
+                self.console.print(finding_line(f))
                 if f.fix:
                     self.console.print(f"            [green]fix:[/] {escape(f.fix)}")
             self.console.print()
-        self.console.print(_summary_line(summary))
+        suppressed = self.context.get("suppressed")
+        if suppressed:
+            self.console.print("[dim]suppressed by inline directives:[/]")
+            for f in suppressed:
+                self.console.print(f"  [dim]{escape(f.path)}:{f.line}:{f.column} {f.severity.value} {f.rule} "
+                                   f"{escape(f.message)} ({f.name})[/]")
+            self.console.print()
+        self.console.print(summary_line(summary))
 
-    def close(self) -> None:
-        pass
+
+def by_path(findings: Iterable[Finding]) -> dict[str, list[Finding]]:
+    """Findings grouped by file, files in first-seen order (the engine sorts, but do not rely on it)."""
+    groups: dict[str, list[Finding]] = {}
+    for f in findings:
+        groups.setdefault(f.path, []).append(f)
+    return groups
 
 
-def _summary_line(s: dict[str, Any]) -> str:
+def finding_line(f: Finding) -> str:
+    style = _STYLE[f.severity.value]
+    where = f"{f.line}:{f.column}"
+    url = f" [dim]{escape(f.url)}[/]" if f.url and f.url not in f.message else ""
+    return (f"  {where:>8}  [{style}]{f.severity.value:<7}[/] [bold]{f.rule}[/] "
+            f"{escape(f.message)}{url}  [dim]({f.name})[/]")
+
+
+def summary_line(s: dict[str, Any]) -> str:
+    """`N finding(s): … in F file(s), …` — the last line of every text report."""
     mode = "online" if s.get("online") else "offline"
     parts = [f"{s.get('errors', 0)} error(s)", f"{s.get('warnings', 0)} warning(s)", f"{s.get('infos', 0)} info"]
-    line = (f"[bold]{s.get('findings', 0)} finding(s)[/]: {', '.join(parts)} in {s.get('files', 0)} file(s), "
+    head = f"[bold]{s.get('findings', 0)} finding(s)[/]" if s.get("findings") else "[bold green]No findings[/]"
+    line = (f"{head}: {', '.join(parts)} in {s.get('files', 0)} file(s), "
             f"{s.get('links', 0)} link(s), {s.get('urls', 0)} distinct URL(s), {mode}")
     if s.get("fetched"):
         line += f"; fetched {s['fetched']} ({', '.join(f'{k} {v}' for k, v in s.get('outcomes', {}).items())})"
