@@ -8,6 +8,7 @@ import click
 
 from citecheck.atomic import atomic_write
 from citecheck.audit import audit_inputs
+from citecheck.baseline import filter_new, load_baseline
 from citecheck.cli.options import build_config, config_options, fetch_options
 from citecheck.engine.registry import build_registry
 from citecheck.extract import DEFAULT_INCLUDE, collect, load_corpus
@@ -25,12 +26,15 @@ from citecheck.report.gate import exit_code
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report here (atomically) instead of stdout.")
 @click.option("--include", multiple=True, help="Glob of files to take from directories (repeatable).")
 @click.option("--exclude", multiple=True, help="Glob of files or folders to skip (repeatable).")
+@click.option("--baseline", "baseline_path", type=click.Path(dir_okay=False), help="Report only findings not in this baseline (see `citecheck baseline`).")
+@click.option("--min-score", type=click.FloatRange(0, 10), help="Fail (exit 1) when the citation-truth score is below this (0-10).")
 @click.option("--report-suppressions", is_flag=True, help="Also list findings silenced by inline directives.")
 @click.option("--verbose", "-v", is_flag=True, help="Per-host fetch statistics on stderr.")
 @config_options
 @fetch_options
 def command(paths: tuple[str, ...], offline: bool, fmt: str, fail_on: str | None, corpus_path: str | None,
-            output: str | None, include: tuple[str, ...], exclude: tuple[str, ...], report_suppressions: bool,
+            output: str | None, include: tuple[str, ...], exclude: tuple[str, ...], baseline_path: str | None,
+            min_score: float | None, report_suppressions: bool,
             verbose: bool, config_path: str | None, select: tuple[str, ...], ignore: tuple[str, ...],
             rule_dirs: tuple[str, ...], **fetch: Any) -> None:
     """Audit memos (Markdown, HTML, text) and corpora (JSON); `-` reads stdin.
@@ -53,6 +57,10 @@ def command(paths: tuple[str, ...], offline: bool, fmt: str, fail_on: str | None
     corpus = load_corpus(corpus_path, config.max_file_size) if corpus_path else None
     inputs = collect(paths, config.include or DEFAULT_INCLUDE, config.exclude, config.max_file_size)
     report = asyncio.run(audit_inputs(inputs, config, registry, online=not offline, corpus=corpus))
+    if baseline_path:
+        texts = {d.path: d.text for d in inputs.documents}
+        report.findings, hidden = filter_new(report.findings, texts, load_baseline(baseline_path))
+        report.extra_summary["baselined"] = hidden
     payload = render(fmt, report.findings, report.summary, registry=registry, report=report,
                      color=output is None and sys.stdout.isatty(),
                      suppressed=report.suppressed if report_suppressions else None)
@@ -60,4 +68,9 @@ def command(paths: tuple[str, ...], offline: bool, fmt: str, fail_on: str | None
         atomic_write(output, payload)
     else:
         click.echo(payload, nl=False)
-    sys.exit(exit_code(report.findings, config.fail_on, report.crashed))
+    code = exit_code(report.findings, config.fail_on, report.crashed)
+    score = report.summary.get("citation_truth_score")
+    if min_score is not None and code == 0 and isinstance(score, float) and score < min_score:
+        click.echo(f"citecheck: citation-truth score {score} is below --min-score {min_score}", err=True)
+        code = 1
+    sys.exit(code)
