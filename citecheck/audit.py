@@ -74,7 +74,8 @@ async def audit_async(paths: Iterable[str], config: Config | None = None, *, onl
 
 
 async def audit_inputs(inputs: Inputs, config: Config, registry: Registry, *, online: bool = False,
-                       corpus: Corpus | None = None, fetcher: Any = None, started: float | None = None) -> Report:
+                       corpus: Corpus | None = None, fetcher: Any = None, started: float | None = None,
+                       archive_check: bool = False) -> Report:
     started = started if started is not None else time.perf_counter()
     engine = Engine(resolve(registry, config))
     findings: list[Finding] = []
@@ -82,6 +83,10 @@ async def audit_inputs(inputs: Inputs, config: Config, registry: Registry, *, on
     pages: dict[str, Page] = {}
     if online:
         pages = await _fetch_pages(inputs, engine, config, fetcher)
+        if archive_check:
+            from citecheck.archive import check_archives
+
+            pages = await check_archives(pages, config.fetch.archive_url)
     for doc in inputs.documents:
         doc_findings = engine.check_links(doc.links, doc.path)
         doc_findings += engine.check_pages(doc.links, pages, doc.path)
@@ -109,8 +114,6 @@ def fetchable(links: Iterable[Link], engine: Engine) -> list[str]:
 
 
 async def _fetch_pages(inputs: Inputs, engine: Engine, config: Config, fetcher: Any) -> dict[str, Page]:
-    if not engine.by_stage.get("page"):
-        return {}
     urls = fetchable((link for doc in inputs.documents for link in doc.links), engine)
     if fetcher is None:
         from citecheck.fetch import fetch_all

@@ -37,6 +37,7 @@ class FetchConfig:
     use_cache: bool = True
     max_age_days: float = 30.0
     sibling_probe: bool = True
+    archive_url: str = "https://archive.org/wayback/available"
 
 
 @dataclass(frozen=True)

@@ -209,6 +209,8 @@ class Page:
     error: str = ""  # reason for a non-ok outcome (e.g. "nxdomain", "timeout", "rate-limited")
     elapsed_ms: float = 0.0
     meta: Mapping[str, str] = field(default_factory=dict)  # description, og:title, og:site_name, json-ld flags
+    archived: bool | None = None  # Wayback Machine has a snapshot (None: not asked)
+    snapshot_url: str = ""
     sibling_text: str | None = None  # text of a random non-existent path on the same host
     sibling_status: int | None = None
     from_cache: bool = False

@@ -26,6 +26,7 @@ from citecheck.report.gate import exit_code
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report here (atomically) instead of stdout.")
 @click.option("--include", multiple=True, help="Glob of files to take from directories (repeatable).")
 @click.option("--exclude", multiple=True, help="Glob of files or folders to skip (repeatable).")
+@click.option("--archive-check", is_flag=True, help="Ask the Wayback Machine about dead URLs (M010 likely-fabricated, M011 rotted).")
 @click.option("--baseline", "baseline_path", type=click.Path(dir_okay=False), help="Report only findings not in this baseline (see `citecheck baseline`).")
 @click.option("--min-score", type=click.FloatRange(0, 10), help="Fail (exit 1) when the citation-truth score is below this (0-10).")
 @click.option("--report-suppressions", is_flag=True, help="Also list findings silenced by inline directives.")
@@ -33,7 +34,7 @@ from citecheck.report.gate import exit_code
 @config_options
 @fetch_options
 def command(paths: tuple[str, ...], offline: bool, fmt: str, fail_on: str | None, corpus_path: str | None,
-            output: str | None, include: tuple[str, ...], exclude: tuple[str, ...], baseline_path: str | None,
+            output: str | None, include: tuple[str, ...], exclude: tuple[str, ...], archive_check: bool, baseline_path: str | None,
             min_score: float | None, report_suppressions: bool,
             verbose: bool, config_path: str | None, select: tuple[str, ...], ignore: tuple[str, ...],
             rule_dirs: tuple[str, ...], **fetch: Any) -> None:
@@ -56,7 +57,8 @@ def command(paths: tuple[str, ...], offline: bool, fmt: str, fail_on: str | None
     registry = build_registry(config.packs)
     corpus = load_corpus(corpus_path, config.max_file_size) if corpus_path else None
     inputs = collect(paths, config.include or DEFAULT_INCLUDE, config.exclude, config.max_file_size)
-    report = asyncio.run(audit_inputs(inputs, config, registry, online=not offline, corpus=corpus))
+    report = asyncio.run(audit_inputs(inputs, config, registry, online=not offline, corpus=corpus,
+                                      archive_check=archive_check and not offline))
     if baseline_path:
         texts = {d.path: d.text for d in inputs.documents}
         report.findings, hidden = filter_new(report.findings, texts, load_baseline(baseline_path))

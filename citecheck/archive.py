@@ -1,0 +1,63 @@
+"""Ask the Wayback Machine's availability API whether dead URLs were ever archived.
+
+`GET {archive_url}?url=URL` answers `{"archived_snapshots": {"closest": {"available": true,
+"url": "http://web.archive.org/web/2013.../http://example.com/", "timestamp": "...", "status": "200"}}}`
+or `{"archived_snapshots": {}}` when nothing was ever captured. Only asked with `--archive-check`,
+only for URLs that fetched dead; the answer becomes `Page.archived` / `Page.snapshot_url`, which the
+M010 likely-fabricated and M011 rotted rules judge.
+"""
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from typing import Any, Mapping
+
+import aiohttp
+
+from citecheck import __version__
+from citecheck.models import Outcome, Page
+
+_TIMEOUT = aiohttp.ClientTimeout(total=20, connect=5)
+
+
+def needs_archive(page: Page) -> bool:
+    return page.outcome is Outcome.DEAD
+
+
+def parse_availability(payload: Any) -> tuple[bool, str]:
+    """(ever archived, snapshot URL) from the API's JSON; malformed answers count as unknown → raise."""
+    if not isinstance(payload, dict) or not isinstance(payload.get("archived_snapshots"), dict):
+        raise ValueError("unexpected Wayback availability response")
+    closest = payload["archived_snapshots"].get("closest")
+    if isinstance(closest, dict) and closest.get("available") and closest.get("url"):
+        return True, str(closest["url"])
+    return False, ""
+
+
+async def _ask(session: aiohttp.ClientSession, api: str, url: str) -> tuple[bool, str] | None:
+    try:
+        async with session.get(api, params={"url": url}) as resp:
+            if resp.status != 200:
+                return None
+            return parse_availability(await resp.json(content_type=None))
+    except (aiohttp.ClientError, asyncio.TimeoutError, ValueError):
+        return None  # unknown: the verdict stays "dead", never "likely fabricated"
+
+
+async def check_archives(pages: Mapping[str, Page], api: str, concurrency: int = 4) -> dict[str, Page]:
+    """Pages with `archived`/`snapshot_url` filled in for every dead URL the API answered for."""
+    targets = [url for url, page in pages.items() if needs_archive(page)]
+    if not targets:
+        return dict(pages)
+    limit = asyncio.Semaphore(concurrency)
+    headers = {"User-Agent": f"citecheck/{__version__} (+https://github.com/citecheck/citecheck)"}
+    async with aiohttp.ClientSession(timeout=_TIMEOUT, headers=headers) as session:
+        async def one(url: str) -> tuple[str, tuple[bool, str] | None]:
+            async with limit:
+                return url, await _ask(session, api, url)
+        answers = await asyncio.gather(*(one(u) for u in targets))
+    out = dict(pages)
+    for url, answer in answers:
+        if answer is not None:
+            out[url] = dataclasses.replace(out[url], archived=answer[0], snapshot_url=answer[1])
+    return out
