@@ -1,6 +1,7 @@
 """`--format text`: findings grouped by file through rich, then a one-paragraph summary."""
 from __future__ import annotations
 
+import re
 from typing import Any, Iterable
 
 from rich.console import Console
@@ -10,6 +11,13 @@ from citecheck.models import Finding
 from citecheck.report.base import Reporter
 
 _STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
+# Control characters from a hostile memo must not reach a terminal (ESC sequences, bells, carriage returns).
+_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f]")
+
+
+def shown(text: str) -> str:
+    """`text` safe for one terminal line: rich markup escaped, control characters made visible."""
+    return escape(_CONTROL.sub(lambda m: repr(m.group())[1:-1], text))
 
 
 class TextReporter(Reporter):
@@ -26,18 +34,18 @@ class TextReporter(Reporter):
 
     def summary(self, summary: dict[str, Any]) -> None:
         for path, group in by_path(self.items).items():
-            self.console.print(f"[bold underline]{escape(path)}[/]")
+            self.console.print(f"[bold underline]{shown(path)}[/]")
             for f in group:
                 self.console.print(finding_line(f))
                 if f.fix:
-                    self.console.print(f"            [green]fix:[/] {escape(f.fix)}")
+                    self.console.print(f"            [green]fix:[/] {shown(f.fix)}")
             self.console.print()
         suppressed = self.context.get("suppressed")
         if suppressed:
             self.console.print("[dim]suppressed by inline directives:[/]")
             for f in suppressed:
-                self.console.print(f"  [dim]{escape(f.path)}:{f.line}:{f.column} {f.severity.value} {f.rule} "
-                                   f"{escape(f.message)} ({f.name})[/]")
+                self.console.print(f"  [dim]{shown(f.path)}:{f.line}:{f.column} {f.severity.value} {f.rule} "
+                                   f"{shown(f.message)} ({f.name})[/]")
             self.console.print()
         self.console.print(summary_line(summary))
 
@@ -53,9 +61,9 @@ def by_path(findings: Iterable[Finding]) -> dict[str, list[Finding]]:
 def finding_line(f: Finding) -> str:
     style = _STYLE[f.severity.value]
     where = f"{f.line}:{f.column}"
-    url = f" [dim]{escape(f.url)}[/]" if f.url and f.url not in f.message else ""
+    url = f" [dim]{shown(f.url)}[/]" if f.url and f.url not in f.message else ""
     return (f"  {where:>8}  [{style}]{f.severity.value:<7}[/] [bold]{f.rule}[/] "
-            f"{escape(f.message)}{url}  [dim]({f.name})[/]")
+            f"{shown(f.message)}{url}  [dim]({f.name})[/]")
 
 
 def summary_line(s: dict[str, Any]) -> str:
