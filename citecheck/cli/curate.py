@@ -1,0 +1,61 @@
+"""`citecheck curate RUN... -o master.json`: merge, dedupe and validate the URLs of many runs."""
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from typing import Any
+
+import click
+
+from citecheck.atomic import atomic_write
+from citecheck.cli.options import build_config, config_options, fetch_options
+from citecheck.curate import csv_report, gather, judge, markdown_report, ranked
+from citecheck.engine.registry import build_registry
+from citecheck.engine.run import Engine
+from citecheck.engine.select import resolve
+from citecheck.extract import DEFAULT_INCLUDE
+
+
+@click.command()
+@click.argument("runs", nargs=-1, required=True)
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="Master list (JSON).")
+@click.option("--report", "report_path", type=click.Path(dir_okay=False), help="Also write a Markdown report.")
+@click.option("--csv", "csv_path", type=click.Path(dir_okay=False), help="Also write a CSV report.")
+@click.option("--offline", is_flag=True, help="Only the offline rules: do not fetch.")
+@config_options
+@fetch_options
+def command(runs: tuple[str, ...], output: str, report_path: str | None, csv_path: str | None, offline: bool,
+            config_path: str | None, select: tuple[str, ...], ignore: tuple[str, ...], rule_dirs: tuple[str, ...],
+            **fetch: Any) -> None:
+    """Merge the URLs of many runs (memos, corpora, research files; directories recursively),
+    dedupe on the canonical key, validate each once (through the cache) and rank by recurrence.
+
+    \b
+    Example:
+      citecheck curate runs/2026-11-* -o master.json --report master.md --csv master.csv
+    """
+    config = build_config(config_path, select, ignore, rule_dirs, **fetch)
+    registry = build_registry(config.packs)
+    engine = Engine(resolve(registry, config))
+    entries = gather(runs, config.include or DEFAULT_INCLUDE, config.exclude, config.max_file_size)
+    pages = {}
+    if not offline and entries:
+        from citecheck.fetch import fetch_all
+
+        pages = asyncio.run(fetch_all([e.url for e in entries.values()], config.fetch, progress=sys.stderr.isatty()))
+    judge(entries, engine, pages)
+    ordered = ranked(entries)
+    verdicts: dict[str, int] = {}
+    for e in ordered:
+        verdicts[e.verdict] = verdicts.get(e.verdict, 0) + 1
+    payload = {"version": 1, "runs": list(runs), "urls": [e.to_dict() for e in ordered],
+               "summary": {"distinct_urls": len(ordered), "occurrences": sum(e.occurrences for e in ordered),
+                           "fetched": len(pages), "verdicts": dict(sorted(verdicts.items()))}}
+    atomic_write(output, json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
+    if report_path:
+        atomic_write(report_path, markdown_report(ordered))
+    if csv_path:
+        atomic_write(csv_path, csv_report(ordered))
+    click.echo(f"{len(ordered)} distinct URL(s) from {len(runs)} run(s): "
+               + ", ".join(f"{v} {k}" for k, v in sorted(verdicts.items())), err=True)
