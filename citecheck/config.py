@@ -28,6 +28,7 @@ class FetchConfig:
     max_decompressed: int = 8 * 1024 * 1024
     max_redirects: int = 10
     retries: int = 2
+    backoff: float = 0.5  # seconds before the first retry; doubles each time, plus jitter
     retry_after_cap: float = 10.0
     user_agent: str = ""
     headers: Mapping[str, Mapping[str, str]] = field(default_factory=dict)

@@ -1,0 +1,95 @@
+"""Fetching: guarded, bounded, polite GETs and their facts as Pages (`fetch_all`, `Fetcher`).
+
+Page.chain lists every response of the walk in order, redirects first and the final answer last
+(`Hop(url, status, location)`); a refused hop ends the chain at the redirect that pointed to it.
+"""
+from __future__ import annotations
+
+import asyncio
+import sys
+from typing import Any, Callable
+
+from citecheck.config import FetchConfig
+from citecheck.errors import InputError
+from citecheck.fetch.cache import Cache
+from citecheck.fetch.client import USER_AGENT, FetchResult, Fetcher
+from citecheck.fetch.hosts import HostStats
+from citecheck.fetch.progress import ProgressBar
+from citecheck.models import Page
+
+__all__ = ["Cache", "FetchResult", "Fetcher", "Pages", "USER_AGENT", "fetch_all"]
+FLUSH_EVERY = 200
+
+
+class Pages(dict[str, Page]):
+    """What `fetch_all` returns: URL → Page, plus bodies (with keep_bodies) and per-host stats."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.bodies: dict[str, bytes] = {}
+        self.stats: dict[str, HostStats] = {}
+        self.cached = 0
+
+
+async def fetch_all(urls: list[str], config: FetchConfig, *, progress: bool = False, resolver: Any = None,
+                    cache: "Cache | None" = None, keep_bodies: bool = False,
+                    socket_factory: Callable[..., Any] | None = None) -> Pages:
+    """Fetch each distinct URL once (fragments ignored); cached facts are reused when fresh."""
+    own = _open_cache(config) if cache is None and config.use_cache else None
+    store = cache or own
+    try:
+        return await _fetch_all(urls, config, progress, resolver, store, keep_bodies, socket_factory)
+    finally:
+        if own is not None:
+            own.close()
+
+
+async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resolver: Any, cache: Cache | None,
+                     keep_bodies: bool, socket_factory: Callable[..., Any] | None) -> Pages:
+    by_target: dict[str, list[str]] = {}
+    for url in urls:
+        by_target.setdefault(url.split("#", 1)[0], []).append(url)
+    pages = Pages()
+    hits = cache.get_many(list(by_target), config.max_age_days) if cache is not None else {}
+    pending: list[Page] = []
+    with ProgressBar(progress, len(by_target)) as bar:
+        bar.advance(len(hits))
+        for target, page in hits.items():
+            _record(pages, by_target[target], page, None)
+        pages.cached = len(hits)
+        async with Fetcher(config, resolver=resolver, socket_factory=socket_factory) as fetcher:
+            async def one(target: str) -> None:
+                result = await fetcher.fetch_fresh(target, keep_body=keep_bodies)
+                _record(pages, by_target[target], result.page, result.body)
+                pending.append(result.page)
+                if cache is not None and len(pending) >= FLUSH_EVERY:
+                    cache.put_many(pending)
+                    pending.clear()
+                bar.advance()
+
+            await asyncio.gather(*(one(t) for t in by_target if t not in hits))
+            pages.stats = fetcher.slots.stats
+    if cache is not None:
+        cache.put_many(pending)
+    return pages
+
+
+def _record(pages: Pages, urls: list[str], page: Page, body: bytes | None) -> None:
+    for url in urls:
+        pages[url] = page if url == page.url else _renamed(page, url)
+        if body is not None:
+            pages.bodies[url] = body
+
+
+def _renamed(page: Page, url: str) -> Page:
+    from dataclasses import replace
+
+    return replace(page, url=url)
+
+
+def _open_cache(config: FetchConfig) -> Cache | None:
+    try:
+        return Cache(config.cache or None)
+    except InputError as err:
+        print(f"citecheck: warning: {err}; fetching without a cache", file=sys.stderr)
+        return None

@@ -1,23 +1,31 @@
 """Body → facts: title, canonical link, meta tags, bounded visible text and markup samples.
 
 Parses each body once, only as far as the page rules need (no main-text extraction here:
-that belongs to `harvest`). Robust to lying charsets, binary bodies, huge titles and deep nesting.
+that belongs to `harvest`): at most PARSE_MAX characters go to lxml, and the visible text stops at
+TEXT_MAX. Robust to lying charsets, binary bodies, huge titles and deep nesting (every walk is
+linear in the document: no per-element ancestor climbs).
 """
 from __future__ import annotations
 
+import codecs
 import hashlib
 import json
 import re
 from dataclasses import dataclass, field
 
-from lxml import etree, html
+from lxml import etree
 
 TITLE_MAX = 500
-TEXT_MAX = 20_000
-HTML_MAX = 64 * 1024
+TEXT_MAX = 6_000
+HTML_MAX = 16 * 1024
+PARSE_MAX = 1024 * 1024
+HTML_TYPES = ("text/html", "application/xhtml+xml")
 _CHARSET_RE = re.compile(rb"""<meta[^>]+charset=["']?([\w.:-]+)""", re.IGNORECASE)
-_WS_RE = re.compile(r"\s+")
-_DROP = ("script", "style", "noscript", "template", "svg", "head")
+_CT_CHARSET_RE = re.compile(r"charset=[\"']?([\w.:-]+)", re.IGNORECASE)
+_DROP = ("script", "style", "noscript", "template", "svg", "head", "iframe", "object")
+_DROP_SET = frozenset(_DROP)
+_PARSER = etree.HTMLParser(remove_comments=True, remove_pis=True)
+_BYTES_PARSER = etree.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True)
 
 
 @dataclass(frozen=True)
@@ -32,7 +40,7 @@ class BodyFacts:
 
 def is_html(content_type: str, body: bytes) -> bool:
     ct = content_type.split(";")[0].strip().lower()
-    if ct in ("text/html", "application/xhtml+xml"):
+    if ct in HTML_TYPES:
         return True
     if ct in ("", "text/plain", "application/octet-stream"):
         head = body[:512].lstrip().lower()
@@ -43,7 +51,7 @@ def is_html(content_type: str, body: bytes) -> bool:
 def decode(body: bytes, content_type: str) -> str:
     """Decode with the declared charset, then a meta charset, then UTF-8; never raise."""
     candidates = []
-    m = re.search(r"charset=([\w.:-]+)", content_type or "", re.IGNORECASE)
+    m = _CT_CHARSET_RE.search(content_type or "")
     if m:
         candidates.append(m.group(1))
     meta = _CHARSET_RE.search(body[:4096])
@@ -52,8 +60,10 @@ def decode(body: bytes, content_type: str) -> str:
     candidates.append("utf-8")
     for name in candidates:
         try:
+            if not codecs.lookup(name)._is_text_encoding:  # type: ignore[attr-defined]
+                continue
             return body.decode(name)
-        except (LookupError, UnicodeDecodeError):
+        except (LookupError, UnicodeError, ValueError):
             continue
     return body.decode("utf-8", errors="replace")
 
@@ -64,24 +74,39 @@ def parse_body(body: bytes, content_type: str = "text/html") -> BodyFacts:
     if not body or not is_html(content_type, body):
         return BodyFacts(content_hash=digest)
     text = decode(body, content_type)
-    try:
-        root = html.document_fromstring(text)
-    except (etree.ParserError, ValueError):
+    root = _document(text[:PARSE_MAX])
+    if root is None:
         return BodyFacts(content_hash=digest, html_sample=text[:HTML_MAX])
     meta = _meta(root)
     title = _title(root) or meta.get("og:title", "")
-    canonical = ""
-    for link in root.iter("link"):
-        if "canonical" in (link.get("rel") or "").lower().split() and link.get("href"):
-            canonical = link.get("href", "").strip()
-            break
-    return BodyFacts(title=title, canonical=canonical, text_sample=visible_text(root), html_sample=text[:HTML_MAX],
-                     content_hash=digest, meta=meta)
+    return BodyFacts(title=title, canonical=_canonical(root), text_sample=visible_text(root),
+                     html_sample=text[:HTML_MAX], content_hash=digest, meta=meta)
+
+
+def _document(text: str) -> etree._Element | None:
+    # Plain etree elements: lxml.html's element classes cost a Python lookup per node.
+    try:
+        root = etree.fromstring(text, _PARSER)
+    except ValueError:  # a str with an XML encoding declaration: hand lxml the bytes instead
+        try:
+            root = etree.fromstring(text.encode("utf-8"), _BYTES_PARSER)
+        except (etree.ParserError, etree.XMLSyntaxError, ValueError):
+            return None
+    except (etree.ParserError, etree.XMLSyntaxError):
+        return None
+    return root if isinstance(root, etree._Element) else None
 
 
 def _title(root: etree._Element) -> str:
     for el in root.iter("title"):
-        return _WS_RE.sub(" ", el.text_content() or "").strip()[:TITLE_MAX]
+        return " ".join("".join(el.itertext())[: TITLE_MAX * 4].split())[:TITLE_MAX]
+    return ""
+
+
+def _canonical(root: etree._Element) -> str:
+    for link in root.iter("link"):
+        if "canonical" in (link.get("rel") or "").lower().split() and link.get("href"):
+            return (link.get("href") or "").strip()[:2000]
     return ""
 
 
@@ -91,7 +116,9 @@ def _meta(root: etree._Element) -> dict[str, str]:
         key = (el.get("property") or el.get("name") or el.get("http-equiv") or "").strip().lower()
         value = (el.get("content") or "").strip()
         if key and value and key not in out:
-            out[key] = value[:1000]
+            out[key[:100]] = value[:1000]
+        if len(out) >= 200:
+            break
     for script in root.iter("script"):
         if (script.get("type") or "").lower() == "application/ld+json" and script.text:
             _json_ld(script.text, out)
@@ -102,13 +129,15 @@ def _json_ld(raw: str, out: dict[str, str]) -> None:
     try:
         data = json.loads(raw[:200_000])
     except ValueError:
-        flag = re.search(r'"isAccessibleForFree"\s*:\s*"?(true|false)', raw, re.IGNORECASE)
+        flag = re.search(r'"isAccessibleForFree"\s*:\s*"?(true|false)', raw[:200_000], re.IGNORECASE)
         if flag:
             out["ld:isaccessibleforfree"] = flag.group(1).lower()
         return
     stack = [data]
-    while stack:
+    seen = 0
+    while stack and seen < 5000:
         item = stack.pop()
+        seen += 1
         if isinstance(item, list):
             stack.extend(item[:50])
         elif isinstance(item, dict):
@@ -120,29 +149,22 @@ def _json_ld(raw: str, out: dict[str, str]) -> None:
 
 
 def visible_text(root: etree._Element, limit: int = TEXT_MAX) -> str:
-    """Whitespace-collapsed text outside script/style/head, cut at `limit` characters."""
-    parts: list[str] = []
-    size = 0
+    """Whitespace-collapsed text outside script/style/head, cut at `limit` characters.
+
+    Drops the invisible subtrees first (keeping their tails), then walks the text once: linear in
+    the document however deep it nests. Mutates `root`, so call it after the other extractions."""
     body = root.find("body")
     start = body if body is not None else root
-    for el in start.iter():
-        if not isinstance(el.tag, str):
-            continue
-        if el.tag in _DROP:
-            continue
-        parent = el.getparent()
-        skip = False
-        while parent is not None:
-            if parent.tag in _DROP:
-                skip = True
+    if start.tag in _DROP_SET:
+        return ""
+    etree.strip_elements(start, *_DROP, with_tail=False)
+    parts: list[str] = []
+    size = 0
+    for chunk in start.itertext():
+        words = chunk[: limit * 2].split()
+        if words:
+            parts.extend(words)
+            size += len(chunk)
+            if size > limit:
                 break
-            parent = parent.getparent()
-        if skip:
-            continue
-        for chunk in (el.text, el.tail):
-            if chunk and chunk.strip():
-                parts.append(chunk.strip())
-                size += len(chunk)
-        if size > limit:
-            break
-    return _WS_RE.sub(" ", " ".join(parts)).strip()[:limit]
+    return " ".join(parts)[:limit]

@@ -1,0 +1,199 @@
+"""The fetch cache: facts of past fetches in SQLite (sqlite-utils), keyed by canonical URL.
+
+Stores facts, never verdicts; transient failures and unverifiable results are never stored.
+WAL mode and a busy timeout let two processes audit at once. A corrupt file is reported on stderr,
+moved aside and rebuilt: the cache can make a run faster, never make it fail.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import sys
+import time
+import zlib
+from dataclasses import fields, replace
+from pathlib import Path
+from typing import Any, Callable, Iterable, TypeVar
+
+import sqlite_utils
+
+from citecheck.errors import InputError
+from citecheck.models import Hop, Outcome, Page
+from citecheck.urls import dedupe_key
+
+SCHEMA = 1
+DAY = 86400.0
+_FIELDS = {f.name for f in fields(Page)}
+T = TypeVar("T")
+
+
+def default_path() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "citecheck" / "cache.sqlite"
+
+
+def cacheable(page: Page) -> bool:
+    """Only settled facts: a page that answered, or one that is dead for a lasting reason."""
+    if page.from_cache:
+        return False
+    if page.outcome is Outcome.OK:
+        return True
+    return page.outcome is Outcome.DEAD and page.error != "server-error"
+
+
+def encode(page: Page) -> bytes:
+    return zlib.compress(json.dumps(page.to_dict(), separators=(",", ":")).encode(), 1)
+
+
+def decode(blob: bytes) -> Page:
+    data = json.loads(zlib.decompress(blob))
+    data["outcome"] = Outcome(data["outcome"])
+    data["chain"] = tuple(Hop(**hop) for hop in data.get("chain", ()))
+    return Page(**{k: v for k, v in data.items() if k in _FIELDS})
+
+
+class Cache:
+    """`Cache(path)`: get/put pages, get_extra/put_extra side records, stats, prune, clear."""
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = Path(path) if path else default_path()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise InputError(f"{self.path}: cannot create the cache folder: {err.strerror}") from None
+        self.db = self._open()
+
+    def _open(self) -> sqlite_utils.Database:
+        try:
+            return self._connect()
+        except sqlite3.DatabaseError as err:
+            if _locked(err):
+                raise InputError(f"{self.path}: cache is locked: {err}") from None
+            self._rebuild(err)
+            return self._connect()
+
+    def _connect(self) -> sqlite_utils.Database:
+        conn = sqlite3.connect(str(self.path), timeout=30.0, check_same_thread=False)
+        try:
+            conn.execute("PRAGMA busy_timeout=30000")
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            db = sqlite_utils.Database(conn)
+            if conn.execute("PRAGMA user_version").fetchone()[0] != SCHEMA:
+                with conn:
+                    conn.execute("CREATE TABLE IF NOT EXISTS pages (key TEXT PRIMARY KEY, url TEXT, "
+                                 "fetched REAL, outcome TEXT, data BLOB)")
+                    conn.execute("CREATE TABLE IF NOT EXISTS extras (kind TEXT, key TEXT, stored REAL, data TEXT, "
+                                 "PRIMARY KEY (kind, key))")
+                    conn.execute(f"PRAGMA user_version={SCHEMA}")
+            conn.execute("SELECT 1 FROM pages LIMIT 1").fetchall()
+            return db
+        except sqlite3.DatabaseError:
+            conn.close()
+            raise
+
+    def _rebuild(self, err: BaseException) -> None:
+        print(f"citecheck: warning: cache {self.path} is unreadable ({err}); moved it aside and started a new one",
+              file=sys.stderr)
+        try:
+            os.replace(self.path, f"{self.path}.corrupt")
+        except OSError:
+            pass
+        for suffix in ("-wal", "-shm"):
+            Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+
+    def _guard(self, action: Callable[[], T], fallback: T) -> T:
+        """Run a cache operation; a locked or corrupt cache costs a warning, never the run."""
+        try:
+            return action()
+        except sqlite3.DatabaseError as err:
+            if _locked(err):
+                print(f"citecheck: warning: cache {self.path} is busy ({err}); skipped", file=sys.stderr)
+                return fallback
+            self.db.conn.close()
+            self._rebuild(err)
+            self.db = self._connect()
+            return fallback
+
+    def get(self, url: str, max_age_days: float) -> Page | None:
+        return self.get_many([url], max_age_days).get(url)
+
+    def get_many(self, urls: Iterable[str], max_age_days: float) -> dict[str, Page]:
+        """Fresh cached pages for the given URLs, keyed by the URL asked for."""
+        by_key: dict[str, list[str]] = {}
+        for url in urls:
+            by_key.setdefault(dedupe_key(url), []).append(url)
+        return self._guard(lambda: self._select(by_key, time.time() - max_age_days * DAY), {})
+
+    def _select(self, by_key: dict[str, list[str]], oldest: float) -> dict[str, Page]:
+        found: dict[str, Page] = {}
+        keys = list(by_key)
+        for start in range(0, len(keys), 500):
+            chunk = keys[start:start + 500]
+            marks = ",".join("?" * len(chunk))
+            rows = self.db.conn.execute(f"SELECT key, data FROM pages WHERE fetched >= ? AND key IN ({marks})",
+                                        [oldest, *chunk])
+            for key, blob in rows:
+                page = decode(blob)
+                for url in by_key[key]:
+                    found[url] = replace(page, url=url, from_cache=True)
+        return found
+
+    def put(self, page: Page) -> None:
+        self.put_many([page])
+
+    def put_many(self, pages: Iterable[Page]) -> int:
+        """Store the cacheable pages; returns how many were stored."""
+        now = time.time()
+        rows = [{"key": dedupe_key(p.url), "url": p.url, "fetched": now, "outcome": p.outcome.value, "data": encode(p)}
+                for p in pages if cacheable(p)]
+        if rows:
+            self._guard(lambda: self.db["pages"].insert_all(rows, pk="key", replace=True), None)
+        return len(rows)
+
+    def get_extra(self, kind: str, key: str) -> dict[str, Any] | None:
+        def read() -> dict[str, Any] | None:
+            row = self.db.conn.execute("SELECT data FROM extras WHERE kind = ? AND key = ?", [kind, key]).fetchone()
+            return json.loads(row[0]) if row else None
+        return self._guard(read, None)
+
+    def put_extra(self, kind: str, key: str, value: dict[str, Any]) -> None:
+        row = {"kind": kind, "key": key, "stored": time.time(), "data": json.dumps(value)}
+        self._guard(lambda: self.db["extras"].insert(row, pk=("kind", "key"), replace=True), None)
+
+    def stats(self) -> dict[str, Any]:
+        conn = self.db.conn
+        by_outcome = dict(conn.execute("SELECT outcome, COUNT(*) FROM pages GROUP BY outcome ORDER BY outcome"))
+        oldest, newest = conn.execute("SELECT MIN(fetched), MAX(fetched) FROM pages").fetchone()
+        size = sum(Path(f"{self.path}{s}").stat().st_size for s in ("", "-wal") if Path(f"{self.path}{s}").exists())
+        return {"path": str(self.path), "pages": sum(by_outcome.values()), "by_outcome": by_outcome,
+                "extras": conn.execute("SELECT COUNT(*) FROM extras").fetchone()[0], "bytes": size,
+                "oldest": oldest, "newest": newest}
+
+    def prune(self, max_age_days: float) -> int:
+        """Drop pages and extras older than `max_age_days`; returns how many rows went."""
+        oldest = time.time() - max_age_days * DAY
+        with self.db.conn:
+            gone = self.db.conn.execute("DELETE FROM pages WHERE fetched < ?", [oldest]).rowcount
+            gone += self.db.conn.execute("DELETE FROM extras WHERE stored < ?", [oldest]).rowcount
+        return gone
+
+    def clear(self) -> int:
+        with self.db.conn:
+            gone = self.db.conn.execute("DELETE FROM pages").rowcount
+            gone += self.db.conn.execute("DELETE FROM extras").rowcount
+        return gone
+
+    def close(self) -> None:
+        self.db.conn.close()
+
+    def __enter__(self) -> "Cache":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _locked(err: BaseException) -> bool:
+    return isinstance(err, sqlite3.OperationalError) and ("locked" in str(err) or "busy" in str(err))

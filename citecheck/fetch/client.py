@@ -1,0 +1,224 @@
+"""One aiohttp session per run: guarded hops, bounded bodies, retries, per-host politeness.
+
+`Fetcher.fetch(url)` walks one URL: every hop is vetted by the guard (and its address by the
+guarded resolver), redirects are followed by hand up to `max_redirects` with loop detection, each
+request is a real GET, and the per-URL `timeout` covers every hop, retry and wait.
+"""
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, replace
+from typing import Any, Callable
+from urllib.parse import urljoin
+
+import aiohttp
+
+from citecheck import __version__
+from citecheck.config import FetchConfig
+from citecheck.fetch.body import ACCEPT_ENCODING, BodyReader
+from citecheck.fetch.facts import Answer, build_page, now_iso, refused_page, select_headers
+from citecheck.fetch.guard import Guard, GuardedResolver, Refused
+from citecheck.fetch.hosts import Slots
+from citecheck.fetch.probe import Siblings
+from citecheck.fetch.retry import backoff, retry_after
+from citecheck.fetch.verdict import REDIRECT_STATUSES, RETRY_STATUSES, RETRYABLE_ERRORS, classify, is_challenge
+from citecheck.models import Hop, Outcome, Page
+
+USER_AGENT = f"citecheck/{__version__} (+https://github.com/citecheck/citecheck)"
+ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+
+
+@dataclass(frozen=True)
+class FetchResult:
+    page: Page
+    body: bytes | None = None  # decoded body (bounded by the caps) when asked for and fetched now
+
+
+class Fetcher:
+    """`async with Fetcher(config) as f: result = await f.fetch(url)`."""
+
+    def __init__(self, config: FetchConfig, *, resolver: Any = None, cache: Any = None,
+                 socket_factory: Callable[..., Any] | None = None) -> None:
+        self.config = config
+        self.guard = Guard(config.allow, config.allow_private)
+        self.cache = cache
+        self.slots = Slots(config.concurrency, config.host_concurrency, config.host_interval)
+        self.siblings = Siblings(self)
+        self._resolver = GuardedResolver(self.guard, resolver)
+        self._socket_factory = socket_factory
+        self._session: aiohttp.ClientSession | None = None
+
+    async def __aenter__(self) -> "Fetcher":
+        connector = aiohttp.TCPConnector(limit=self.config.concurrency, limit_per_host=0, resolver=self._resolver,
+                                         ttl_dns_cache=60, socket_factory=self._socket_factory)
+        timeout = aiohttp.ClientTimeout(total=None, sock_connect=self.config.connect_timeout,
+                                        sock_read=self.config.read_timeout)
+        headers = {"User-Agent": self.config.user_agent or USER_AGENT, "Accept": ACCEPT,
+                   "Accept-Language": "en;q=1.0, *;q=0.5", "Accept-Encoding": ACCEPT_ENCODING}
+        self._session = aiohttp.ClientSession(connector=connector, timeout=timeout, headers=headers,
+                                              auto_decompress=False, trust_env=False, cookie_jar=aiohttp.CookieJar())
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.siblings.close()
+        if self._session is not None:
+            await self._session.close()
+
+    async def fetch(self, url: str, *, keep_body: bool = False) -> FetchResult:
+        """The Page for `url` (from the cache when fresh there), and its body when asked."""
+        if self.cache is not None:
+            cached = self.cache.get(url, self.config.max_age_days)
+            if cached is not None:
+                return FetchResult(cached)
+        result = await self.fetch_fresh(url, keep_body=keep_body)
+        if self.cache is not None:
+            self.cache.put(result.page)
+        return result
+
+    async def fetch_fresh(self, url: str, *, keep_body: bool = False, probe: bool = True) -> FetchResult:
+        """Fetch over the network, never from the cache."""
+        fetched_at, started = now_iso(), time.perf_counter()
+        body: bytes | None = None
+        try:
+            page, body = await self._walk(url, fetched_at)
+            if probe:
+                page = await self.siblings.attach(page)
+        except Exception as err:  # noqa: BLE001 - a citecheck bug becomes outcome=error, never a crash
+            page = Page(url=url, outcome=Outcome.ERROR, fetched_at=fetched_at,
+                        error=f"internal: {type(err).__name__}: {err}"[:300])
+        page = replace(page, elapsed_ms=round((time.perf_counter() - started) * 1000, 1))
+        return FetchResult(page, body if keep_body else None)
+
+    async def _walk(self, url: str, fetched_at: str) -> tuple[Page, bytes]:
+        budget = _Budget(self.config.timeout)
+        chain: list[Hop] = []
+        visits: dict[str, int] = {}
+        cookies = False
+        current = url
+        for _ in range(self.config.max_redirects + 1):
+            try:
+                target = self.guard.vet_url(current)
+            except Refused as err:
+                return refused_page(url, err.error, tuple(chain), fetched_at), b""
+            key = str(target.with_fragment(None))
+            visits[key] = visits.get(key, 0) + 1
+            if visits[key] > 2 or (visits[key] == 2 and not cookies):
+                return build_page(url, Answer(key, chain[-1].status), tuple(chain), fetched_at, "redirect-loop"), b""
+            answer = await self._request(target, budget)
+            if answer.error in ("blocked-private", "credentials", "bad-scheme", "invalid-url"):
+                return refused_page(url, answer.error, tuple(chain), fetched_at), b""
+            location = answer.headers.get("location", "")
+            if answer.status in REDIRECT_STATUSES and location:
+                chain.append(Hop(key, answer.status or 0, location))
+                cookies = cookies or "set-cookie" in answer.headers
+                current = urljoin(key, location.strip())
+                continue
+            chain.append(Hop(key, answer.status or 0, ""))
+            return build_page(url, answer, tuple(chain), fetched_at), answer.body
+        last = chain[-1]
+        return build_page(url, Answer(last.url, last.status), tuple(chain), fetched_at, "too-many-redirects"), b""
+
+    async def _request(self, target: Any, budget: "_Budget") -> Answer:
+        """One hop, retried on timeouts, resets, 429 and 502/503/504 within the budget."""
+        answer = Answer(str(target))
+        for attempt in range(self.config.retries + 1):
+            answer = await self._attempt(target, budget)
+            wait = self._retry_wait(answer, attempt, budget)
+            if wait is None:
+                return answer
+            stats = self.slots.stats.get(_host_key(target))
+            if stats is not None:
+                stats.retries += 1
+            await asyncio.sleep(wait)
+        return answer
+
+    def _retry_wait(self, answer: Answer, attempt: int, budget: "_Budget") -> float | None:
+        if attempt >= self.config.retries:
+            return None
+        if answer.error in RETRYABLE_ERRORS:
+            wait = backoff(attempt, self.config.backoff)
+        elif answer.status in RETRY_STATUSES and not is_challenge(answer.status, answer.headers, answer.body):
+            asked = retry_after(answer.headers.get("retry-after"))
+            if asked is not None and asked > self.config.retry_after_cap:
+                return None
+            wait = asked * 1.05 + 0.01 if asked is not None else backoff(attempt, self.config.backoff)
+        else:
+            return None
+        return wait if wait < budget.left() else None
+
+    async def _attempt(self, target: Any, budget: "_Budget") -> Answer:
+        assert self._session is not None, "use Fetcher as an async context manager"
+        answer = Answer(str(target))
+        async with self.slots.hold(_host_key(target)) as stats:
+            deadline = budget.start()
+            try:
+                async with asyncio.timeout_at(deadline):
+                    response = await self._session.get(target, allow_redirects=False,
+                                                       headers=self._headers_for(target.raw_host or ""))
+            except Exception as err:  # noqa: BLE001 - every transport failure becomes an error word
+                refusal = _refusal(err)
+                answer.error = refusal.error if refusal else classify(err)
+                stats.statuses[answer.error] += 1
+                return answer
+            try:
+                answer.status = response.status
+                answer.headers = select_headers(response.headers)
+                stats.statuses[str(response.status)] += 1
+                if not (response.status in REDIRECT_STATUSES and "location" in answer.headers):
+                    await self._read(response, answer, deadline, stats)
+            finally:
+                response.release()
+        return answer
+
+    async def _read(self, response: aiohttp.ClientResponse, answer: Answer, deadline: float, stats: Any) -> None:
+        reader = BodyReader(response.headers.get("content-encoding", ""), self.config.max_body,
+                            self.config.max_decompressed)
+        try:
+            async with asyncio.timeout_at(deadline):
+                await reader.read(response.content)
+        except TimeoutError as err:
+            reader.exception = err
+        answer.body = reader.data
+        answer.error = reader.error or (classify(reader.exception) if reader.exception else "")
+        answer.complete = not answer.error
+        stats.wire_bytes += reader.wire_bytes
+        if reader.error or reader.exception:
+            response.close()  # never hand a half-read connection back to the pool
+
+    def _headers_for(self, host: str) -> dict[str, str]:
+        extra = self.config.headers
+        if not extra:
+            return {}
+        merged = dict(extra.get("*", {}))
+        merged.update(extra.get(host.lower(), {}))
+        return merged
+
+
+class _Budget:
+    """The per-URL time budget; the clock starts when the first request gets its slots."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.deadline: float | None = None
+
+    def start(self) -> float:
+        if self.deadline is None:
+            self.deadline = asyncio.get_running_loop().time() + self.seconds
+        return self.deadline
+
+    def left(self) -> float:
+        if self.deadline is None:
+            return self.seconds
+        return self.deadline - asyncio.get_running_loop().time()
+
+
+def _host_key(target: Any) -> str:
+    return f"{target.raw_host}:{target.port}"
+
+
+def _refusal(err: BaseException) -> Refused | None:
+    for candidate in (getattr(err, "os_error", None), err.__cause__, err):
+        if isinstance(candidate, Refused):
+            return candidate
+    return None

@@ -1,0 +1,84 @@
+"""Assemble a Page from the last answer of a fetch: selected headers, body facts, outcome."""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Mapping
+
+from citecheck.fetch.parse import HTML_TYPES, BodyFacts, parse_body
+from citecheck.fetch.verdict import decide, is_challenge
+from citecheck.models import Hop, Outcome, Page
+
+KEPT_HEADERS = ("content-type", "content-length", "content-encoding", "content-language", "location",
+                "retry-after", "cf-mitigated", "server", "x-robots-tag", "link", "refresh", "last-modified",
+                "www-authenticate")
+HEADER_MAX = 1000
+
+
+@dataclass
+class Answer:
+    """One HTTP exchange (or the failure to have one)."""
+
+    url: str
+    status: int | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+    body: bytes = b""
+    error: str = ""
+    complete: bool = False  # the body was read to its end
+
+
+def select_headers(raw: Mapping[str, str]) -> dict[str, str]:
+    """The response headers rules look at, lower-case names, values bounded; set-cookie as a flag."""
+    out: dict[str, str] = {}
+    for name in KEPT_HEADERS:
+        value = raw.get(name)
+        if value is not None:
+            out[name] = value[:HEADER_MAX]
+    if "set-cookie" in raw:
+        out["set-cookie"] = "present"
+    return out
+
+
+def now_iso() -> str:
+    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def media_type(content_type: str) -> str:
+    return content_type.split(";", 1)[0].strip().lower()
+
+
+def build_page(url: str, answer: Answer, chain: tuple[Hop, ...], fetched_at: str, error: str = "") -> Page:
+    """The Page for `url` whose walk ended with `answer` (error overrides, e.g. too-many-redirects)."""
+    content_type = answer.headers.get("content-type", "")
+    facts = BodyFacts()
+    if answer.body and answer.status is not None:
+        facts = parse_body(answer.body, content_type)
+    challenge = answer.status is not None and is_challenge(answer.status, answer.headers, answer.body)
+    outcome, word = decide(answer.status, error or answer.error, challenge)
+    return Page(url=url, outcome=outcome, status=answer.status, final_url=answer.url, chain=chain,
+                headers=answer.headers, content_type=media_type(content_type), title=facts.title,
+                canonical=facts.canonical, text_sample=facts.text_sample, html_sample=facts.html_sample,
+                content_hash=facts.content_hash, content_length=_length(answer), fetched_at=fetched_at,
+                error=word, meta=facts.meta)
+
+
+def _length(answer: Answer) -> int | None:
+    declared = answer.headers.get("content-length", "").strip()
+    if declared.isdigit():
+        return int(declared)
+    return len(answer.body) if answer.status is not None and answer.complete else None
+
+
+def refused_page(url: str, error: str, chain: tuple[Hop, ...], fetched_at: str) -> Page:
+    """A URL the guard would not fetch (or no longer follow)."""
+    outcome, word = decide(None, error)
+    last = chain[-1] if chain else None
+    return Page(url=url, outcome=outcome, status=last.status if last else None,
+                final_url=last.location if last else url, chain=chain, fetched_at=fetched_at, error=word)
+
+
+def is_html_page(page: Page) -> bool:
+    """A 200 HTML answer: the kind of page whose host gets a sibling probe."""
+    if page.outcome is not Outcome.OK or page.status != 200:
+        return False
+    return page.content_type in HTML_TYPES or (not page.content_type and bool(page.html_sample))

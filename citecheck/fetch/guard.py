@@ -1,0 +1,168 @@
+"""The SSRF guard: http(s) only, no userinfo, and no connection to an address that is not globally
+routable unless the config allows it.
+
+Two gates, both applied on every hop. `Guard.vet_url` checks a URL before it is requested (scheme,
+credentials, and hosts spelled as IP literals in any form, since aiohttp skips its resolver for
+those). `GuardedResolver` is the aiohttp resolver: it resolves a name once, refuses the whole
+answer if any address is off-limits, and hands aiohttp only the vetted addresses, so the connection
+is pinned to what was checked (no second lookup a rebinding DNS server could answer differently).
+"""
+from __future__ import annotations
+
+import ipaddress
+import socket
+from dataclasses import dataclass
+from typing import Any
+
+from aiohttp.abc import AbstractResolver, ResolveResult
+from yarl import URL
+
+from citecheck.errors import ConfigError
+from citecheck.fetch.addresses import IPAddress, embedded_ipv4, ip_refusal, literal_ip
+
+__all__ = ["Guard", "GuardedResolver", "Refused", "ip_refusal", "parse_allow"]
+SCHEMES = ("http", "https")
+
+
+class Refused(OSError):
+    """The guard refused a URL or an address; `error` is the Page.error word."""
+
+    def __init__(self, error: str, detail: str) -> None:
+        super().__init__(None, f"{error}: {detail}")
+        self.error = error
+        self.detail = detail
+
+
+@dataclass(frozen=True)
+class Allowed:
+    """One `allow` entry: a host name or an address/network, optionally one port."""
+
+    name: str = ""
+    network: ipaddress.IPv4Network | ipaddress.IPv6Network | None = None
+    port: int | None = None
+
+    def covers(self, host: str, ip: IPAddress | None, port: int | None) -> bool:
+        if self.port is not None and port != self.port:
+            return False
+        if self.network is not None:
+            candidates = [a for a in (ip, embedded_ipv4(ip) if ip else None) if a is not None]
+            return any(a.version == self.network.version and a in self.network for a in candidates)
+        return bool(self.name) and host.lower().rstrip(".") == self.name
+
+
+def parse_allow(entry: str) -> Allowed:
+    """`HOST_OR_IP[:PORT]`, `[IPv6]:PORT`, a bare IPv6 address or a CIDR network."""
+    text = entry.strip()
+    port: int | None = None
+    if text.startswith("["):
+        host, _, rest = text[1:].partition("]")
+        port = _port(rest[1:], entry) if rest.startswith(":") else None
+    elif text.count(":") == 1:
+        host, _, raw_port = text.partition(":")
+        port = _port(raw_port, entry)
+    else:
+        host = text
+    if not host:
+        raise ConfigError(f"fetch.allow: {entry!r} is not HOST_OR_IP[:PORT]")
+    try:
+        return Allowed(network=ipaddress.ip_network(host, strict=False), port=port)
+    except ValueError:
+        pass
+    try:
+        ip = literal_ip(host)
+    except ValueError:
+        raise ConfigError(f"fetch.allow: {entry!r} is not HOST_OR_IP[:PORT]") from None
+    if ip is not None:
+        return Allowed(network=ipaddress.ip_network(ip), port=port)
+    return Allowed(name=host.lower().rstrip("."), port=port)
+
+
+def _port(text: str, entry: str) -> int:
+    if not text.isdigit() or not 0 < int(text) < 65536:
+        raise ConfigError(f"fetch.allow: bad port in {entry!r}")
+    return int(text)
+
+
+class Guard:
+    """The policy: what may be requested and connected to."""
+
+    def __init__(self, allow: tuple[str, ...] = (), allow_private: bool = False) -> None:
+        self.allow_private = allow_private
+        self.allowed = tuple(parse_allow(entry) for entry in allow)
+
+    def refusal(self, host: str, ip: IPAddress, port: int | None) -> str:
+        """'' when connecting to `ip` (named `host`) on `port` is fine, else why not."""
+        if self.allow_private or any(a.covers(host, ip, port) for a in self.allowed):
+            return ""
+        return ip_refusal(ip)
+
+    def allows_name(self, host: str, port: int | None) -> bool:
+        return self.allow_private or any(a.name and a.covers(host, None, port) for a in self.allowed)
+
+    def vet_url(self, url: str) -> URL:
+        """The URL to request (numeric hosts spelled canonically), or Refused."""
+        try:
+            parsed = URL(url.strip())
+            host, port, scheme = parsed.raw_host, parsed.port, parsed.scheme.lower()
+        except (ValueError, TypeError) as err:
+            raise Refused("invalid-url", str(err)) from None
+        if scheme not in SCHEMES:
+            raise Refused("bad-scheme", f"{scheme or 'no'} scheme")
+        if not host:
+            raise Refused("invalid-url", "no host")
+        if parsed.raw_user is not None or parsed.raw_password is not None:
+            raise Refused("credentials", "URL carries a user name or password")
+        try:
+            ip = literal_ip(host)
+        except ValueError as err:
+            raise Refused("blocked-private", str(err)) from None
+        if ip is None:
+            return parsed
+        why = self.refusal(host, ip, port)
+        if why:
+            raise Refused("blocked-private", f"{host} is {why}")
+        return parsed.with_host(str(ip)) if str(ip) != host.strip("[]") else parsed
+
+
+class GuardedResolver(AbstractResolver):
+    """Resolve once, vet every answer, return only vetted addresses (the connection is pinned)."""
+
+    def __init__(self, guard: Guard, base: Any = None) -> None:
+        self.guard = guard
+        self._base = base
+
+    async def resolve(self, host: str, port: int = 0,
+                      family: socket.AddressFamily = socket.AF_INET) -> list[ResolveResult]:
+        try:
+            literal = literal_ip(host)
+        except ValueError as err:
+            raise Refused("blocked-private", str(err)) from None
+        if literal is not None:  # aiohttp normally skips us for literals; refuse odd spellings anyway
+            answers = [_result(host, str(literal), port, literal)]
+        else:
+            answers = await self._resolver().resolve(host, port, family)
+        if literal is None and self.guard.allows_name(host, port):
+            return answers
+        for answer in answers:
+            ip = ipaddress.ip_address(answer["host"].split("%")[0])
+            why = self.guard.refusal(host, ip, port)
+            if why:
+                raise Refused("blocked-private", f"{host} resolves to {ip} ({why})")
+        return answers
+
+    def _resolver(self) -> Any:
+        if self._base is None:
+            from aiohttp.resolver import ThreadedResolver
+
+            self._base = ThreadedResolver()
+        return self._base
+
+    async def close(self) -> None:
+        if self._base is not None:
+            await self._base.close()
+
+
+def _result(host: str, address: str, port: int, ip: IPAddress) -> ResolveResult:
+    family = socket.AF_INET6 if ip.version == 6 else socket.AF_INET
+    return ResolveResult(hostname=host, host=address, port=port, family=family, proto=0,
+                         flags=socket.AI_NUMERICHOST | socket.AI_NUMERICSERV)

@@ -1,0 +1,64 @@
+"""The random-sibling probe behind the soft-404 rule.
+
+For each host where some page answered 200 with HTML, fetch once per run a path that cannot
+exist beside it (`/<dir of that page>/citecheck-probe-<random>`). A site that answers that with
+200 and the same text as the cited page serves soft-404s; one that answers 404 does not.
+"""
+from __future__ import annotations
+
+import asyncio
+import secrets
+from dataclasses import replace
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from citecheck.fetch.facts import is_html_page
+from citecheck.models import Page
+
+PREFIX = "citecheck-probe-"
+
+
+def probe_url(url: str, token: str | None = None) -> str:
+    """A path beside `url` (same scheme, host and directory) that should not exist."""
+    parts = urlsplit(url)
+    directory = parts.path.rsplit("/", 1)[0] if "/" in parts.path else ""
+    path = f"{directory}/{PREFIX}{token or secrets.token_hex(8)}"
+    return urlunsplit((parts.scheme, parts.netloc, path, "", ""))
+
+
+def origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme.lower()}://{parts.netloc.lower()}"
+
+
+class Siblings:
+    """Once-per-host probes for one run, shared by every page of that host."""
+
+    def __init__(self, fetcher: Any) -> None:
+        self.fetcher = fetcher
+        self._tasks: dict[str, asyncio.Task[tuple[int | None, str | None]]] = {}
+
+    async def attach(self, page: Page) -> Page:
+        """`page` with sibling_status/sibling_text filled in, when its host qualifies."""
+        if not self.fetcher.config.sibling_probe or not is_html_page(page):
+            return page
+        key = origin(page.final_url or page.url)
+        task = self._tasks.get(key)
+        if task is None:
+            task = self._tasks[key] = asyncio.create_task(self._probe(page.final_url or page.url))
+        status, text = await asyncio.shield(task)
+        return replace(page, sibling_status=status, sibling_text=text)
+
+    async def _probe(self, url: str) -> tuple[int | None, str | None]:
+        result = await self.fetcher.fetch_fresh(probe_url(url), probe=False)
+        page = result.page
+        if page.status is None:
+            return None, None
+        return page.status, page.text_sample
+
+    async def close(self) -> None:
+        for task in self._tasks.values():
+            if not task.done():
+                task.cancel()
+        if self._tasks:
+            await asyncio.gather(*self._tasks.values(), return_exceptions=True)
