@@ -11,6 +11,7 @@ from citecheck.audit import audit_inputs
 from citecheck.baseline import filter_new, load_baseline
 from citecheck.cli.options import build_config, config_options, fetch_options
 from citecheck.engine.registry import build_registry
+from citecheck.errors import InputError
 from citecheck.extract import DEFAULT_INCLUDE, collect, load_corpus
 from citecheck.report import available, pick, render
 from citecheck.report.gate import exit_code
@@ -57,8 +58,9 @@ def command(paths: tuple[str, ...], offline: bool, fmt: str, fail_on: str | None
     registry = build_registry(config.packs)
     corpus = load_corpus(corpus_path, config.max_file_size) if corpus_path else None
     inputs = collect(paths, config.include or DEFAULT_INCLUDE, config.exclude, config.max_file_size)
+    fetcher = _fetcher(progress=fmt in ("text", "html"), verbose=verbose)
     report = asyncio.run(audit_inputs(inputs, config, registry, online=not offline, corpus=corpus,
-                                      archive_check=archive_check and not offline))
+                                      archive_check=archive_check and not offline, fetcher=fetcher))
     if baseline_path:
         texts = {d.path: d.text for d in inputs.documents}
         report.findings, hidden = filter_new(report.findings, texts, load_baseline(baseline_path))
@@ -67,7 +69,10 @@ def command(paths: tuple[str, ...], offline: bool, fmt: str, fail_on: str | None
                      color=output is None and sys.stdout.isatty(),
                      suppressed=report.suppressed if report_suppressions else None)
     if output:
-        atomic_write(output, payload)
+        try:
+            atomic_write(output, payload)
+        except OSError as err:
+            raise InputError(f"{output}: cannot write the report: {err.strerror or err}") from None
     else:
         click.echo(payload, nl=False)
     code = exit_code(report.findings, config.fail_on, report.crashed)
@@ -76,3 +81,18 @@ def command(paths: tuple[str, ...], offline: bool, fmt: str, fail_on: str | None
         click.echo(f"citecheck: citation-truth score {score} is below --min-score {min_score}", err=True)
         code = 1
     sys.exit(code)
+
+
+def _fetcher(progress: bool, verbose: bool) -> Any:
+    """fetch_all with a progress bar (people's formats, TTY stderr only) and `--verbose` host stats."""
+    from citecheck.fetch import fetch_all
+    from citecheck.fetch.progress import stats_lines
+
+    async def run(urls: list[str], fetch_config: Any) -> Any:
+        pages = await fetch_all(urls, fetch_config, progress=progress)
+        if verbose:
+            for line in stats_lines(pages.stats, pages.cached):
+                click.echo(line, err=True)
+        return pages
+
+    return run

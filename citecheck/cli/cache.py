@@ -1,0 +1,72 @@
+"""`citecheck cache stats|prune|clear [--cache PATH]`: look after the fetch cache."""
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import click
+
+from citecheck.config import load_config
+from citecheck.fetch.cache import Cache
+
+_PATH = click.option("--cache", "cache_path", type=click.Path(dir_okay=False),
+                     help="Cache file (default: fetch.cache from config, else the XDG cache dir).")
+_CONFIG = click.option("--config", "config_path", type=click.Path(dir_okay=False),
+                       help="Config file (default: .citecheck.yaml found upward).")
+
+
+def _open(cache_path: str | None, config_path: str | None) -> Cache:
+    return Cache(cache_path or load_config(config_path).fetch.cache or None)
+
+
+@click.group(context_settings={"max_content_width": 100})
+def command() -> None:
+    """Inspect, prune or clear the fetch cache (facts of past fetches, never verdicts)."""
+
+
+@command.command()
+@_PATH
+@_CONFIG
+@click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
+def stats(cache_path: str | None, config_path: str | None, as_json: bool) -> None:
+    """Where the cache is, how many pages it holds by outcome, and how old they are."""
+    with _open(cache_path, config_path) as cache:
+        data = cache.stats()
+    if as_json:
+        click.echo(json.dumps(data, indent=2, sort_keys=True))
+        return
+    click.echo(f"cache:    {data['path']}")
+    click.echo(f"pages:    {data['pages']}" + "".join(f"  {k}={v}" for k, v in data["by_outcome"].items()))
+    click.echo(f"extras:   {data['extras']}")
+    click.echo(f"size:     {data['bytes'] / 1024:.0f} KiB")
+    click.echo(f"oldest:   {_when(data['oldest'])}")
+    click.echo(f"newest:   {_when(data['newest'])}")
+
+
+@command.command()
+@_PATH
+@_CONFIG
+@click.option("--max-age", type=click.FloatRange(0, 3650), help="Drop entries older than this many days "
+              "(default: fetch.max-age-days from config, 30).")
+def prune(cache_path: str | None, config_path: str | None, max_age: float | None) -> None:
+    """Drop entries older than --max-age days."""
+    days = max_age if max_age is not None else load_config(config_path).fetch.max_age_days
+    with _open(cache_path, config_path) as cache:
+        gone = cache.prune(days)
+    click.echo(f"pruned {gone} entries older than {days:g} days")
+
+
+@command.command()
+@_PATH
+@_CONFIG
+def clear(cache_path: str | None, config_path: str | None) -> None:
+    """Drop every entry."""
+    with _open(cache_path, config_path) as cache:
+        gone = cache.clear()
+    click.echo(f"cleared {gone} entries")
+
+
+def _when(stamp: float | None) -> str:
+    if stamp is None:
+        return "-"
+    return dt.datetime.fromtimestamp(stamp, dt.timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
