@@ -1,0 +1,114 @@
+"""Shared helpers of the page-stage rules (H…): text folding, phrase packs, URL shape, hits.
+
+Pure functions only: every rule stays a function of its `Fetched` subject and options.
+Not a rule module (no `ID`), so the registry skips it.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import fields
+from functools import lru_cache
+from typing import Any, Iterable, Mapping
+from urllib.parse import parse_qsl, urlsplit
+
+from citecheck.models import Hit, Page, Severity
+from citecheck.urls import TRACKING_PARAMS
+
+HTML_TYPES = ("text/html", "application/xhtml+xml")
+_HIT_FIELDS = {f.name for f in fields(Hit)}
+_WS = re.compile(r"\s+")
+_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', "\u00a0": " ", "\u2013": "-"})
+_INDEX = re.compile(r"^(index|default|home)(\.[a-z0-9]+)?$", re.IGNORECASE)
+_LOCALE = re.compile(r"^[a-z]{2}([-_][a-z]{2})?$", re.IGNORECASE)
+
+
+def fold(text: str) -> str:
+    """Case-folded, NFKC-normalised text with curly quotes straightened and whitespace collapsed."""
+    return _WS.sub(" ", unicodedata.normalize("NFKC", text or "").translate(_QUOTES)).strip().casefold()
+
+
+@lru_cache(maxsize=256)
+def _pattern(items: tuple[str, ...], regex: bool) -> re.Pattern[str] | None:
+    parts = []
+    for item in items:
+        body = fold(item) if not regex else item
+        body = body if regex else re.escape(body)
+        left = r"(?<!\w)" if re.match(r"[a-z0-9]", fold(item)[:1]) else ""
+        right = r"(?!\w)" if re.search(r"[a-z0-9.]$", fold(item)[-1:]) else ""
+        parts.append(f"{left}(?:{body}){right}")
+    return re.compile("|".join(parts), re.IGNORECASE) if parts else None
+
+
+def find_phrase(text: str, items: Iterable[Any], regex: bool = False) -> str:
+    """The first phrase (or regex) of `items` found in `text`, as it appears there; '' when none."""
+    pattern = _pattern(tuple(str(i) for i in items if str(i).strip()), regex)
+    if pattern is None or not text:
+        return ""
+    found = pattern.search(fold(text))
+    return found.group(0) if found else ""
+
+
+def find_marker(markup: str, items: Iterable[Any]) -> str:
+    """The first raw substring marker of `items` in markup (case-insensitive)."""
+    lowered = (markup or "").lower()
+    return next((str(m) for m in items if str(m) and str(m).lower() in lowered), "")
+
+
+def pack_list(options: Mapping[str, Any], key: str) -> list[Any]:
+    """`options['pack'][key]` plus the rule's own `extra_<key>` option."""
+    return [*options.get("pack", {}).get(key, []), *options.get(f"extra_{key}", [])]
+
+
+def content_type(page: Page) -> str:
+    raw = page.content_type or page.headers.get("content-type", "")
+    return raw.split(";")[0].strip().lower()
+
+
+def is_html(page: Page) -> bool:
+    """True unless the page is known to be something other than HTML (a PDF, an image, JSON …)."""
+    ctype = content_type(page)
+    return not ctype or ctype in HTML_TYPES or bool(page.html_sample)
+
+
+def answered(page: Page) -> bool:
+    """The server answered with content (2xx, fetched as ok)."""
+    return page.outcome.value == "ok" and page.status is not None and 200 <= page.status < 300
+
+
+def path_segments(url: str) -> list[str]:
+    """Meaningful path segments: no empty ones, no index file, no leading locale (`/en/`, `/de-de/`)."""
+    try:
+        segs = [s for s in urlsplit(url).path.split("/") if s]
+    except ValueError:
+        return []
+    if segs and _INDEX.match(segs[-1]):
+        segs = segs[:-1]
+    if segs and _LOCALE.match(segs[0]):
+        segs = segs[1:]
+    return segs
+
+
+def content_query(url: str) -> list[tuple[str, str]]:
+    """Query parameters that can select content (tracking parameters dropped)."""
+    try:
+        return [(k, v) for k, v in parse_qsl(urlsplit(url).query) if k.lower() not in TRACKING_PARAMS]
+    except ValueError:
+        return []
+
+
+def is_deep(url: str) -> bool:
+    """The URL names something below a site's home page (a path or a content-selecting query)."""
+    return bool(path_segments(url) or content_query(url))
+
+
+def is_root(url: str) -> bool:
+    return not is_deep(url)
+
+
+def emit(fetched: Any, message: str, evidence: str = "", fix: str = "", severity: str = "") -> Hit:
+    """A hit on the link; `severity` is the rule's per-finding intent, passed on when `Hit` carries one."""
+    extra: dict[str, Any] = {}
+    if severity and "severity" in _HIT_FIELDS:
+        extra["severity"] = Severity(severity)
+    return Hit(message, fetched.link.location, fetched.link.url, evidence[:300], fix, **extra)

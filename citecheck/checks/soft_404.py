@@ -1,0 +1,152 @@
+"""A "soft 404": the server answers 200, but with a not-found page, its home page or a generic
+landing page instead of the cited content.
+
+Many sites never send 404: a dead article redirects to the home page or a section front, or renders
+"Page not found" with status 200. Status-only checkers pass these, which is how fabricated deep
+links survive. The rule weighs independent signals and reports only on two of them, or on one
+strong one, listing the evidence:
+
+- strong: a not-found title ("404 Not Found", "Page not found", "Página no encontrada", "页面不存在" …);
+  a redirect of a deep link to the site root or a sink such as `/404`, `/error`, `/search`; a
+  canonical link that names the home page; a text nearly identical to a random non-existent
+  path on the same host that also answered 200; a not-found phrase on a short page;
+- weak: a not-found phrase buried in a long page; a redirect up to a section (`/video/view/x` →
+  `/video/`); a text similar to the random sibling; URL slug words absent from title and text.
+
+Titles and phrases (English, Spanish, French, German, Portuguese, Indonesian, Chinese, Japanese
+and more) live in the `soft404` pack. PDFs and other non-HTML answers are never soft 404s.
+
+Failing example (200 after a redirect to https://www.wired.com/, title "WIRED - The Latest …"):
+
+    Battery life is 2 h ([review](https://www.wired.com/2016/07/review-yi-4k-action-camera/)).
+
+Passing example (200 with the review, title "Yi 4K Action Camera Review"):
+
+    Battery life is 2 h ([review](https://www.wired.com/2016/07/review-yi-4k-action-camera/)).
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Iterator, Mapping
+from urllib.parse import urlsplit
+
+from rapidfuzz import fuzz
+
+from citecheck.checks._match import content_words, match, slug_words
+from citecheck.checks._page import answered, emit, find_phrase, is_deep, is_html, is_root, pack_list, path_segments
+from citecheck.models import Hit, Page
+from citecheck.urls import registrable_domain
+
+if TYPE_CHECKING:
+    from citecheck.engine.run import Fetched
+
+ID = "H003"
+NAME = "soft-404"
+STAGE = "page"
+SEVERITY = "error"
+PACK = "soft404"
+WEIGHTS = {"title": 2, "redirect-root": 2, "redirect-sink": 2, "canonical-root": 2, "sibling-same": 2,
+           "phrase-short-page": 2, "phrase": 1, "redirect-section": 1, "sibling-similar": 1, "slug-absent": 1}
+DEFAULTS: dict[str, Any] = {"min_score": 2, "weights": WEIGHTS, "short_text": 1500, "sibling_same": 97,
+                            "sibling_similar": 85, "sibling_min_text": 100, "slug_overlap": 0.2,
+                            "slug_text_overlap": 0.4,
+                            "extra_titles": [], "extra_phrases": [], "extra_sink_paths": []}
+OPTIONS = {"min_score": "report when the signal weights add up to this (strong = 2, weak = 1)",
+           "weights": "weight of each signal by name", "short_text": "a phrase on a page this short is strong",
+           "sibling_same": "rapidfuzz ratio (0-100) to a random sibling that counts as the same page",
+           "sibling_similar": "ratio that counts as a weak signal",
+           "sibling_min_text": "both texts need this many characters for the sibling comparison",
+           "slug_overlap": "URL slug words count as absent below this share of them in the title",
+           "slug_text_overlap": "share of slug words the visible text may hold for the slug to count as absent",
+           "extra_titles": "more not-found title regexes", "extra_phrases": "more not-found phrase regexes",
+           "extra_sink_paths": "more paths that dead links get redirected to"}
+Signal = tuple[str, str]  # (name, evidence)
+
+
+def _path(url: str) -> str:
+    try:
+        return urlsplit(url).path.rstrip("/").lower() or "/"
+    except ValueError:
+        return "/"
+
+
+def content_signals(page: Page, options: Mapping[str, Any]) -> list[Signal]:
+    title = find_phrase(page.title, pack_list(options, "titles"), regex=True)
+    out: list[Signal] = [("title", f"title {page.title!r}")] if title else []
+    phrase = find_phrase(page.text_sample, pack_list(options, "phrases"), regex=True)
+    if phrase:
+        short = len(page.text_sample) <= int(options.get("short_text", 1500))
+        out.append(("phrase-short-page" if short else "phrase", f"text {phrase!r}"))
+    return out
+
+
+def redirect_signals(page: Page, options: Mapping[str, Any]) -> list[Signal]:
+    final = page.final_url or page.url
+    if not is_deep(page.url) or final == page.url:
+        return _canonical_signal(page)
+    sinks = {s.rstrip("/").lower() for s in pack_list(options, "sink_paths")}
+    if is_root(final):
+        return [("redirect-root", f"redirected to the home page {final}")]
+    if _path(final) in sinks:
+        return [("redirect-sink", f"redirected to {final}")]
+    if _is_ancestor(final, page.url):
+        return [("redirect-section", f"redirected up to {final}")]
+    return _canonical_signal(page)
+
+
+def _is_ancestor(final: str, original: str) -> bool:
+    if registrable_domain(urlsplit(final).hostname or "") != registrable_domain(urlsplit(original).hostname or ""):
+        return False
+    up, down = path_segments(final), path_segments(original)
+    return len(up) < len(down) and down[: len(up)] == up
+
+
+def _canonical_signal(page: Page) -> list[Signal]:
+    canonical = page.canonical
+    if canonical.startswith("/"):
+        parts = urlsplit(page.final_url or page.url)
+        canonical = f"{parts.scheme}://{parts.netloc}{canonical}"
+    if canonical.startswith("http") and is_root(canonical) and is_deep(page.final_url or page.url):
+        return [("canonical-root", f"canonical link names the home page {canonical}")]
+    return []
+
+
+def sibling_signals(page: Page, options: Mapping[str, Any]) -> list[Signal]:
+    sibling, text = page.sibling_text or "", page.text_sample or ""
+    least = int(options.get("sibling_min_text", 100))
+    if page.sibling_status != 200 or not is_deep(page.url) or min(len(sibling), len(text)) < least:
+        return []
+    ratio = fuzz.ratio(text[:5000], sibling[:5000])
+    if ratio >= float(options.get("sibling_same", 97)):
+        return [("sibling-same", f"same text as a random non-existent path ({ratio:.0f}%)")]
+    if ratio >= float(options.get("sibling_similar", 85)):
+        return [("sibling-similar", f"text {ratio:.0f}% similar to a random non-existent path")]
+    return []
+
+
+def slug_signals(page: Page, options: Mapping[str, Any]) -> list[Signal]:
+    wanted = content_words(slug_words(page.url), options.get("pack", {}).get("stopwords", []))
+    if len(wanted) < 2:
+        return []
+    found = match(wanted, page)
+    in_text = float(options.get("slug_text_overlap", 0.4))
+    if found.title_score < float(options.get("slug_overlap", 0.2)) and found.text_score < in_text:
+        return [("slug-absent", f"none of the URL words {' '.join(wanted[:6])!r} in title or text")]
+    return []
+
+
+def signals(page: Page, options: Mapping[str, Any]) -> list[Signal]:
+    """Every soft-404 signal of an answered HTML page."""
+    if not answered(page) or not is_html(page):
+        return []
+    return [*content_signals(page, options), *redirect_signals(page, options), *sibling_signals(page, options),
+            *slug_signals(page, options)]
+
+
+def check(fetched: Fetched, options: Mapping[str, Any]) -> Iterator[Hit]:
+    found = signals(fetched.page, options)
+    weights = {**WEIGHTS, **options.get("weights", {})}
+    score = sum(int(weights.get(name, 1)) for name, _ in found)
+    if found and score >= int(options.get("min_score", 2)):
+        names = ", ".join(name for name, _ in found)
+        yield emit(fetched, f"soft 404: the page answers 200 but looks dead ({names})",
+                   "; ".join(text for _, text in found))
