@@ -1,0 +1,109 @@
+"""A URL with the fingerprints of an invented one: template tokens, placeholders, impossible dates.
+
+Models complete URL *shapes*. The tell-tale leftovers: template tokens (`{id}`, `<slug>`, `:id`,
+`[slug]`), placeholders (`XXXX`, `12345`, `...`/`…`, `path/to`, `your-domain`, `lorem ipsum`,
+`example-article`), a DOI-shaped path (`/10.1038/…`) on a host that neither resolves nor publishes
+DOIs, and a date in the path that has not happened yet (or never can, like `2024/02/30`). The
+patterns and DOI hosts live in the `placeholder` pack (rules/placeholder_patterns.yaml). "Future"
+is relative to the `today` option (YYYY-MM-DD), or the current date when it is unset.
+
+Failing example:
+
+    See [the launch post](https://www.acme-robotics.com/blog/2031/04/02/{slug}) and
+    [the study](https://www.mckinsey.com/insights/10.1038/s41586-024-07421-0).
+
+Passing example:
+
+    See [the launch post](https://www.acme-robotics.com/blog/2024/04/02/series-b) and
+    [the study](https://doi.org/10.1038/s41586-024-07421-0).
+"""
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any, Iterator, Mapping
+from urllib.parse import unquote, urlsplit
+
+from citecheck.checks.unsupported_scheme import CITEABLE, scheme_of
+from citecheck.models import Hit, Link
+
+ID = "U005"
+NAME = "hallucination-pattern"
+STAGE = "url"
+SEVERITY = "error"
+PACK = "placeholder"
+DEFAULTS: dict[str, Any] = {"today": None, "doi_hosts": []}
+OPTIONS = {"today": "date that counts as today for future-date checks (YYYY-MM-DD; default: the current date)",
+           "doi_hosts": "more hosts where DOI-shaped paths are genuine"}
+
+_DOI_RE = re.compile(r"(?:^|/)(?P<doi>10\.\d{4,9}/\S+)")
+_FULL_DATE_RE = re.compile(r"(?<!\d)(?P<y>(?:19|20)\d\d)(?P<sep>[-/_])(?P<m>\d\d)(?P=sep)(?P<d>\d\d)(?!\d)")
+_MONTH_RE = re.compile(r"/(?P<y>(?:19|20)\d\d)/(?P<m>0[1-9]|1[0-2])(?=/|$)")
+
+
+def as_date(value: Any) -> dt.date:
+    """The `today` option as a date; None means the current date (the one impure default)."""
+    if isinstance(value, dt.datetime):
+        return value.date()
+    if isinstance(value, dt.date):
+        return value
+    if value:
+        return dt.date.fromisoformat(str(value)[:10])
+    return dt.date.today()
+
+
+def hallucination_signals(url: str, pack: Mapping[str, Any], today: dt.date,
+                          doi_hosts: tuple[str, ...] = ()) -> list[str]:
+    """Every invented-URL signal in an http(s) URL, as short evidence strings."""
+    if scheme_of(url) not in CITEABLE:
+        return []
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:
+        return []
+    host = (parts.hostname or "").lower()
+    path = unquote(parts.path)
+    rest = unquote("".join((parts.netloc, parts.path, "?" + parts.query if parts.query else "",
+                            "#" + parts.fragment if parts.fragment else "")))
+    signals = [f"{p.get('label', 'pattern')} {m.group(0)!r}" for p in pack.get("url_patterns", [])
+               for m in [re.search(str(p["pattern"]), rest)] if m]
+    signals += _doi_signal(host, path, pack, doi_hosts)
+    signals += _date_signals(path, today)
+    return signals
+
+
+def _doi_signal(host: str, path: str, pack: Mapping[str, Any], extra: tuple[str, ...]) -> list[str]:
+    m = _DOI_RE.search(path)
+    if not m:
+        return []
+    hosts = [str(h).lower() for h in (*pack.get("doi_hosts", []), *extra)]
+    if any(host == h or host.endswith("." + h) for h in hosts):
+        return []
+    before = path[: m.start("doi")].strip("/").lower().split("/")
+    if any(seg in {str(r).lower() for r in pack.get("doi_routes", [])} for seg in before):
+        return []
+    return [f"DOI-shaped path {m.group('doi')[:40]!r} on {host}, which does not resolve DOIs"]
+
+
+def _date_signals(path: str, today: dt.date) -> list[str]:
+    found = []
+    for m in _FULL_DATE_RE.finditer(path):
+        try:
+            day = dt.date(int(m.group("y")), int(m.group("m")), int(m.group("d")))
+        except ValueError:
+            found.append(f"impossible date {m.group(0)!r}")
+            continue
+        if day > today:
+            found.append(f"future date {m.group(0)!r}")
+    for m in _MONTH_RE.finditer(path):
+        if (int(m.group("y")), int(m.group("m"))) > (today.year, today.month) and not _FULL_DATE_RE.match(
+                path, m.start() + 1):
+            found.append(f"future date {m.group(0).strip('/')!r}")
+    return found
+
+
+def check(link: Link, options: Mapping[str, Any]) -> Iterator[Hit]:
+    signals = hallucination_signals(link.url, options.get("pack", {}), as_date(options.get("today")),
+                                    tuple(options.get("doi_hosts", [])))
+    if signals:
+        yield Hit(f"URL looks invented: {'; '.join(signals)}", link.location, link.url, evidence=signals[0])

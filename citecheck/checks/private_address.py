@@ -1,0 +1,51 @@
+"""A URL whose host is an IP address in a private, loopback, link-local or reserved range.
+
+No public source lives at `127.0.0.1`, `10.x`, `192.168.x`, `169.254.169.254` (the cloud metadata
+service) or `100.64.0.0/10` (carrier-grade NAT), and a fetcher that follows such a link is an SSRF
+hole. Obfuscated spellings are unwrapped first — decimal `2130706433`, octal `0177.0.0.1`, hex
+`0x7f.0.0.1` and `0x7f000001`, short `127.1`, and IPv6 forms that carry an IPv4 address
+(`::ffff:127.0.0.1`, NAT64, 6to4, Teredo) — see `citecheck.netaddr.classify_host`. Host names are
+not resolved here; the fetch guard checks the resolved address.
+
+Failing example:
+
+    Internal KPIs: [dashboard](http://10.0.3.7:8080/kpi) and <http://0x7f.0.0.1/admin>.
+
+Passing example:
+
+    Internal KPIs are summarised in the [S-1](https://www.sec.gov/Archives/edgar/data/1318605/) (page 41).
+"""
+from __future__ import annotations
+
+from typing import Any, Iterator, Mapping
+from urllib.parse import urlsplit
+
+from citecheck.checks.malformed_url import has_authority
+from citecheck.models import Hit, Link
+from citecheck.netaddr import classify_host
+
+ID = "U004"
+NAME = "private-address"
+STAGE = "url"
+SEVERITY = "error"
+DEFAULTS: dict[str, Any] = {}
+OPTIONS: dict[str, str] = {}
+
+
+def private_reason(url: str) -> tuple[str, str]:
+    """(address, reason) when `url`'s host is a non-public IP literal, else ('', '')."""
+    if not has_authority(url):
+        return "", ""
+    try:
+        host = urlsplit(url.strip()).hostname or ""
+    except ValueError:
+        return "", ""  # U002 reports it
+    ip, reason = classify_host(host)
+    return (str(ip), reason) if ip is not None and reason else ("", "")
+
+
+def check(link: Link, options: Mapping[str, Any]) -> Iterator[Hit]:
+    address, reason = private_reason(link.url)
+    if reason:
+        yield Hit(f"host is a {reason} address ({address}): no public source lives there", link.location,
+                  link.url, evidence=address)

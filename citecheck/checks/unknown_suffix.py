@@ -1,0 +1,61 @@
+"""A host whose top-level domain does not exist: the URL was invented, or truncated.
+
+The host's public suffix is looked up in tldextract's bundled Public Suffix List snapshot (never
+fetched at run time). Models produce hosts such as `acme-robotics.cmo`, `reports.mckinsey` or a
+bare `intranet`; none of them resolves on the public internet. IP literals, `localhost` and the
+reserved names U001 reports (`.example`, `.test`, `.invalid`, `.local`, …) are not this rule's
+business.
+
+Failing example:
+
+    Market sizing from [Gartner](https://www.gartner.cmo/en/newsroom/press-releases/2024-robotics).
+
+Passing example:
+
+    Market sizing from [Gartner](https://www.gartner.com/en/newsroom/press-releases/2024-robotics).
+"""
+from __future__ import annotations
+
+from typing import Any, Iterator, Mapping
+from urllib.parse import urlsplit
+
+from citecheck.checks.malformed_url import has_authority, host_problem
+from citecheck.checks.placeholder_domain import placeholder_match
+from citecheck.models import Hit, Link
+from citecheck.netaddr import parse_ip
+from citecheck.urls import public_suffix
+
+ID = "U007"
+NAME = "unknown-suffix"
+STAGE = "url"
+SEVERITY = "error"
+PACK = "placeholder"
+DEFAULTS: dict[str, Any] = {"allow": []}
+OPTIONS = {"allow": "suffixes to accept although the bundled list lacks them (e.g. [corp] for an intranet)"}
+
+
+def unknown_suffix(host: str, options: Mapping[str, Any]) -> str:
+    """The host's last label when its public suffix is unknown and no other rule owns it, else ''."""
+    host = host.lower().rstrip(".")
+    if not host or parse_ip(host) is not None or host_problem(host):
+        return ""
+    if host == "localhost" or host.endswith(".localhost") or placeholder_match(host, {"pack": options.get("pack", {})}):
+        return ""
+    last = host.rsplit(".", 1)[-1]
+    allowed = {str(s).lower().lstrip(".") for s in options.get("allow", [])}
+    if last in allowed or any(host == s or host.endswith("." + s) for s in allowed):
+        return ""
+    return "" if public_suffix(host) else last
+
+
+def check(link: Link, options: Mapping[str, Any]) -> Iterator[Hit]:
+    if not has_authority(link.url):
+        return
+    try:
+        host = urlsplit(link.url.strip()).hostname or ""
+    except ValueError:
+        return
+    suffix = unknown_suffix(host, options)
+    if suffix:
+        yield Hit(f"host {host!r} ends in {suffix!r}, which is not a known public suffix", link.location,
+                  link.url, evidence=suffix)

@@ -1,0 +1,46 @@
+"""A link whose scheme is not http or https: nothing a reader can open and verify as a source.
+
+Only `http:` and `https:` URLs are cite-able. Models emit `javascript:` and `data:` links (which
+run code or smuggle content), `file:` paths from their sandbox, and `ftp:`, `mailto:` or `tel:`
+links where a source belongs. Relative links and anchors (`#risks`, `./appendix.md`) are
+navigation, not citations, and are left alone.
+
+Failing example:
+
+    Churn fell to 2% ([dashboard](file:///Users/analyst/churn.xlsx)).
+
+Passing example:
+
+    Churn fell to 2% ([10-K, p. 41](https://www.sec.gov/Archives/edgar/data/1318605/)); see [Risks](#risks).
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Iterator, Mapping
+
+from citecheck.models import Hit, Link
+
+ID = "U003"
+NAME = "unsupported-scheme"
+STAGE = "url"
+SEVERITY = "error"
+DEFAULTS: dict[str, Any] = {"allow": []}
+OPTIONS = {"allow": "extra schemes to accept as cite-able (e.g. [doi])"}
+
+CITEABLE = ("http", "https")
+# A Windows drive (`C:\x`, `c:/x`) is a path, not a one-letter scheme.
+_SCHEME_RE = re.compile(r"^\s*(?P<scheme>[a-z][a-z0-9+.-]+):", re.IGNORECASE)
+
+
+def scheme_of(url: str) -> str:
+    """The URL's scheme in lower case, or '' for a relative reference."""
+    m = _SCHEME_RE.match(url)
+    return m.group("scheme").lower() if m else ""
+
+
+def check(link: Link, options: Mapping[str, Any]) -> Iterator[Hit]:
+    scheme = scheme_of(link.url)
+    allowed = {*CITEABLE, *(str(s).lower().rstrip(":") for s in options.get("allow", []))}
+    if scheme and scheme not in allowed:
+        yield Hit(f"{scheme}: link is not a cite-able source (only http and https URLs can be verified)",
+                  link.location, link.url, evidence=f"{scheme}:")
