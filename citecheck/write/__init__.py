@@ -1,0 +1,12 @@
+"""The write pipeline: render the Section Writer's prompt, then gate its draft.
+
+    render_prompt(outline, section_id, corpus, ...)  → Prompt (system + user messages)
+    write(draft_text, corpus, strict=True, hybrid=False) → WriteResult(text, findings)
+
+The gate's invariant: the text `write` returns contains no URL that is not in the corpus.
+"""
+from __future__ import annotations
+
+from citecheck.write.gate import WriteResult, transform, write
+
+__all__ = ["write", "WriteResult", "transform"]

@@ -1,0 +1,61 @@
+"""A URL written into a memo that cites from a corpus: only `[src-NNN]` IDs may stand for sources.
+
+The writer's contract is to cite corpus IDs and never write a URL. `citecheck write` removes
+every URL of a draft (Markdown and HTML links, autolinks, reference and footnote definitions,
+bare, `www.` and schemeless `domain.tld/path` forms, protocol-relative, defanged, zero-width-split
+and full-width spellings, URLs in code, comments and HTML attributes, DOIs) and reports each
+removal here; corpus URLs count too unless `--hybrid` turns them into footnotes.
+
+In `audit --corpus` the rule reports the URL-shaped text that is not a visible link and not a
+corpus entry (obfuscated spellings, code, comments, attributes, DOIs): what `write` would remove
+and M007 uncorpused-url cannot see. `report_links: true` reports visible links as well;
+`allow_corpus_urls: false` reports corpus URLs too. The citation list `write` appends is
+checked in both: a URL there must be a corpus URL. Without a corpus the rule stays silent.
+
+Failing example (the URL is not in the corpus; in code, so only M009 sees it in audit):
+
+    Revenue doubled in 2024 (see `https://acme-investors.net/ar-2024`).
+
+Passing example:
+
+    Revenue doubled in 2024 [src-007].
+"""
+from __future__ import annotations
+
+import bisect
+from typing import Any, Iterator, Mapping
+
+from citecheck.models import Hit, Location
+from citecheck.write.corpusindex import CorpusIndex, url_key
+from citecheck.write.regions import line_offsets
+from citecheck.write.scrub import CORPUS_URL
+from citecheck.write.violations import url_violations, written_key
+
+ID = "M009"
+NAME = "draft-url"
+STAGE = "memo"
+SEVERITY = "error"
+DEFAULTS: dict[str, Any] = {"allow_corpus_urls": True, "report_links": False}
+OPTIONS = {"allow_corpus_urls": "corpus URLs are not reported (write sets false unless --hybrid)",
+           "report_links": "also report visible links, which M007 already reports (write sets true)"}
+
+
+def check(memo: Any, options: Mapping[str, Any]) -> Iterator[Hit]:
+    if memo.corpus is None:
+        return
+    doc = memo.document
+    starts = line_offsets(doc.text)
+    seen = set() if options.get("report_links") else {(link.location.line, url_key(link.url))
+                                                      for link in doc.links if not link.in_code}
+    allow = bool(options.get("allow_corpus_urls", True))
+    for removal in url_violations(doc.text, CorpusIndex(memo.corpus), allow_corpus=allow):
+        line = bisect.bisect_right(starts, removal.at)
+        if (line, written_key(removal)) in seen:
+            continue
+        where = Location(doc.path, line, removal.at - starts[line - 1] + 1)
+        if removal.reason == CORPUS_URL:
+            yield Hit(f"URL of corpus entry {removal.source_id} written into the draft; cite [{removal.source_id}]",
+                      where, removal.url, evidence=removal.kind, fix=f"[{removal.source_id}]")
+        else:
+            yield Hit(f"URL written into the draft is not in the corpus ({removal.kind}); write removes it",
+                      where, removal.url, evidence=removal.kind)

@@ -1,0 +1,77 @@
+"""Where a Markdown draft is literal: code blocks, code spans and HTML comments.
+
+Citation IDs inside these are text, not citations, and link syntax inside them is not a link;
+URLs inside them are still removed (a reader can copy a URL out of a code block).
+"""
+from __future__ import annotations
+
+import bisect
+import re
+
+from markdown_it import MarkdownIt
+
+_MD = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
+_COMMENT_RE = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
+_BACKTICKS_RE = re.compile(r"(?<!\\)`+")
+
+
+class Regions:
+    """Sorted, non-overlapping half-open spans with a fast membership test."""
+
+    def __init__(self, spans: list[tuple[int, int]]) -> None:
+        merged: list[tuple[int, int]] = []
+        for start, end in sorted(spans):
+            if merged and start <= merged[-1][1]:
+                merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+            else:
+                merged.append((start, end))
+        self.spans = merged
+        self._starts = [s for s, _ in merged]
+
+    def __contains__(self, offset: object) -> bool:
+        if not isinstance(offset, int):
+            return False
+        i = bisect.bisect_right(self._starts, offset) - 1
+        return i >= 0 and offset < self.spans[i][1]
+
+
+def line_offsets(text: str) -> list[int]:
+    """Offset of the first character of every line (plus the end of the text)."""
+    offsets = [0]
+    offsets.extend(m.end() for m in re.finditer("\n", text))
+    offsets.append(len(text) + 1)
+    return offsets
+
+
+def literal_regions(text: str) -> Regions:
+    """Code blocks (fenced and indented), code spans and HTML comments."""
+    lines = line_offsets(text)
+    blocks: list[tuple[int, int]] = []
+    for tok in _MD.parse(text):
+        if tok.type in ("fence", "code_block") and tok.map:
+            first, last = tok.map
+            blocks.append((lines[first], min(lines[min(last, len(lines) - 1)], len(text))))
+    block_regions = Regions(blocks)
+    spans = list(blocks)
+    spans.extend(_code_spans(text, block_regions))
+    spans.extend((m.start(), m.end()) for m in _COMMENT_RE.finditer(text) if m.start() not in block_regions)
+    return Regions(spans)
+
+
+def _code_spans(text: str, blocks: Regions) -> list[tuple[int, int]]:
+    """CommonMark code spans: a backtick run closes at the next run of the same length."""
+    runs = [m for m in _BACKTICKS_RE.finditer(text) if m.start() not in blocks]
+    spans: list[tuple[int, int]] = []
+    i = 0
+    while i < len(runs):
+        opener = runs[i]
+        width = len(opener.group(0))
+        for j in range(i + 1, len(runs)):
+            if "\n\n" in text[opener.end():runs[j].start()]:
+                break
+            if len(runs[j].group(0)) == width:
+                spans.append((opener.start(), runs[j].end()))
+                i = j
+                break
+        i += 1
+    return spans

@@ -1,0 +1,93 @@
+"""A normalised shadow copy of a text that remembers where every character came from.
+
+URL detection runs on the shadow, removal on the original. The shadow is what a reader (or a
+browser's address bar) would see: Unicode NFKC (full-width `ｈｔｔｐｓ：／／` becomes `https://`),
+format characters dropped (zero-width space/joiners, word joiner, BOM, soft hyphen, bidi
+controls), HTML character references decoded (`&#58;` → `:`), Markdown backslash escapes undone
+(`evil\\.com`), emphasis and code marks dropped (`**evil**.com`), defanged dots and colons
+refanged (`example[.]com`, `hxxps[:]//`) and ideographic full stops read as dots. Each shadow
+character maps back to the half-open span of original characters that produced it.
+"""
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+# Anything that is not plain printable ASCII prose needs the slow path.
+_SPECIAL_RE = re.compile(
+    r"[^\x20-\x7e\n\t]|&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});|\\[!-/:-@\[-`{-~]"
+    r"|[*`]|\[(?:\.|dot|:|/|://)\]|\((?:\.|dot)\)|\{(?:\.|dot)\}",
+    re.IGNORECASE,
+)
+_REFANG = {"[.]": ".", "[dot]": ".", "(.)": ".", "(dot)": ".", "{.}": ".", "{dot}": ".", "[:]": ":", "[/]": "/",
+           "[://]": "://"}
+_LOOKALIKE = {"\u3002": ".", "\uff61": ".", "\ufe12": ".", "\u2024": ".", "\u2044": "/", "\u2215": "/",
+              "\u29f8": "/", "\uff0f": "/"}
+
+
+@dataclass(frozen=True)
+class Shadow:
+    """`text` is the shadow; `starts[k]:ends[k]` is the original span of shadow character k."""
+
+    text: str
+    starts: tuple[int, ...]
+    ends: tuple[int, ...]
+
+    def original(self, start: int, end: int) -> tuple[int, int]:
+        """The original span covering shadow characters [start, end)."""
+        return self.starts[start], self.ends[end - 1]
+
+
+@lru_cache(maxsize=8192)
+def normalise_char(ch: str) -> str:
+    """What one character looks like to a reader: '' for format characters, else NFKC."""
+    if ch in _LOOKALIKE:
+        return _LOOKALIKE[ch]
+    if unicodedata.category(ch) == "Cf":
+        return ""
+    out = unicodedata.normalize("NFKC", ch)
+    return "".join(_LOOKALIKE.get(c, c) for c in out if unicodedata.category(c) != "Cf")
+
+
+def build_shadow(text: str) -> Shadow:
+    """The shadow of `text`; plain ASCII runs are copied in bulk."""
+    parts: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    pos = 0
+    for m in _SPECIAL_RE.finditer(text):
+        if m.start() > pos:
+            parts.append(text[pos:m.start()])
+            starts.extend(range(pos, m.start()))
+            ends.extend(range(pos + 1, m.start() + 1))
+        out = _token(m.group(0))
+        parts.append(out)
+        starts.extend([m.start()] * len(out))
+        ends.extend([m.end()] * len(out))
+        pos = m.end()
+    parts.append(text[pos:])
+    starts.extend(range(pos, len(text)))
+    ends.extend(range(pos + 1, len(text) + 1))
+    return Shadow("".join(parts), tuple(starts), tuple(ends))
+
+
+def _token(token: str) -> str:
+    if len(token) == 1:
+        return "" if token in "*`" else normalise_char(token)
+    lowered = token.lower()
+    if lowered in _REFANG:
+        return _REFANG[lowered]
+    if token[0] == "\\":
+        return token[1]
+    if token[0] == "&":
+        decoded = html.unescape(token)
+        return "".join(normalise_char(c) for c in decoded) if decoded != token else token
+    return "".join(normalise_char(c) for c in token)
+
+
+def shadow_text(text: str) -> str:
+    """Only the normalised text (for matching a destination against the corpus)."""
+    return build_shadow(text).text
