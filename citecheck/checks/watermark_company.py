@@ -1,0 +1,111 @@
+"""The memo names its company after a document platform: the model read the watermark.
+
+A deck shared through DocSend or Dropbox carries the platform's name on every page; a model
+asked "which company is this?" answered "DocSend", and the memo was titled "Dropbox Investment
+Memo". The company name is taken from the front matter (`company: NAME` or `company: {name:}`),
+else from the first H1 with words like "Investment Memo" stripped, and compared with the
+`watermarks` pack (rules/watermarks.yaml) after dropping legal suffixes: a finding when it equals
+a platform name (rapidfuzz ratio ≥ `score_cutoff`) or platform names make up at least
+`dominance` of it ("Dropbox DocSend"). A memo genuinely about Notion or Box: add it to `allow`.
+
+Failing example:
+
+    # Dropbox Investment Memo
+
+Passing example:
+
+    # Acme Robotics Investment Memo
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any, Iterator, Mapping
+
+from rapidfuzz import fuzz
+
+from citecheck.models import Document, Hit, Location
+
+ID = "M002"
+NAME = "watermark-company"
+STAGE = "memo"
+SEVERITY = "error"
+PACK = "watermarks"
+DEFAULTS: dict[str, Any] = {"score_cutoff": 92, "dominance": 0.75, "allow": []}
+OPTIONS = {"score_cutoff": "rapidfuzz ratio (0-100) at which a name equals a platform name",
+           "dominance": "share of the name (0-1) platform names must cover to dominate it",
+           "allow": "company names never to report (a memo really about Notion)"}
+
+_FRONT_KEY_RE = re.compile(r"^(?P<indent>\s*)(?P<key>[\w-]+)\s*:\s*(?P<value>.*)$")
+
+
+def company_name(doc: Document, pack: Mapping[str, Any]) -> tuple[str, Location]:
+    """The memo's company name and where it is written ('' when neither front matter nor H1 names one)."""
+    value = doc.front_matter.get("company")
+    name = value if isinstance(value, str) else value.get("name") if isinstance(value, Mapping) else None
+    if isinstance(name, str) and name.strip():
+        return name.strip(), _front_matter_location(doc, name.strip(), isinstance(value, Mapping))
+    heading = next((h for h in doc.headings if h.level == 1), None)
+    if heading is None:
+        return "", Location(doc.path)
+    title = heading.text
+    for noise in pack.get("title_noise", []):
+        title = re.sub(rf"(?<!\w)(?:{noise})(?!\w)", " ", title, flags=re.IGNORECASE)
+    return " ".join(re.sub(r"[:|–—-]+\s*$", "", title.strip()).split()), heading.location
+
+
+def _front_matter_location(doc: Document, name: str, nested: bool) -> Location:
+    lines = doc.text.split("\n")
+    in_company = False
+    for number, line in enumerate(lines[1:], start=2):
+        if line.strip() in ("---", "..."):
+            break
+        m = _FRONT_KEY_RE.match(line)
+        if not m:
+            continue
+        if not m.group("indent"):
+            in_company = m.group("key") == "company"
+        if in_company and (m.group("key") == "name" if nested else m.group("key") == "company"):
+            column = line.find(name, m.start("value"))
+            return Location(doc.path, number, column + 1 if column >= 0 else m.start("key") + 1)
+    return Location(doc.path, 1, 1)
+
+
+def normalise(name: str, pack: Mapping[str, Any]) -> str:
+    """Lower case, punctuation (except '.') to spaces, legal suffixes dropped."""
+    text = unicodedata.normalize("NFKC", name).casefold()
+    words = re.sub(r"[^\w.]+", " ", text).replace(". ", " ").strip(" .").split()
+    suffixes = {str(s).casefold() for s in pack.get("legal_suffixes", [])}
+    while len(words) > 1 and words[-1].strip(".") in suffixes:
+        words.pop()
+    return " ".join(words)
+
+
+def watermark_match(name: str, pack: Mapping[str, Any], cutoff: float = 92, dominance: float = 0.75) -> str:
+    """The platform `name` equals or is dominated by, or ''."""
+    norm = normalise(name, pack)
+    compact = norm.replace(" ", "")
+    if not compact:
+        return ""
+    covered, best = 0, ""
+    for platform in pack.get("platforms", []):
+        p_norm = normalise(str(platform), pack)
+        p_compact = p_norm.replace(" ", "")
+        if fuzz.ratio(norm, p_norm) >= cutoff or fuzz.ratio(compact, p_compact) >= cutoff:
+            return str(platform)
+        if p_compact and re.search(rf"(?<!\w){re.escape(p_norm)}(?!\w)", norm):
+            covered += len(p_compact)
+            best = best if len(best) >= len(str(platform)) else str(platform)
+    return best if covered / len(compact) >= dominance else ""
+
+
+def check(memo: Any, options: Mapping[str, Any]) -> Iterator[Hit]:
+    pack = options.get("pack", {})
+    name, loc = company_name(memo.document, pack)
+    if not name or name.casefold() in {str(a).casefold() for a in options.get("allow", [])}:
+        return
+    platform = watermark_match(name, pack, float(options.get("score_cutoff", 92)),
+                               float(options.get("dominance", 0.75)))
+    if platform:
+        yield Hit(f"company name {name!r} is the document platform {platform!r}: the memo read the watermark, "
+                  f"not the deck", loc, evidence=name)
