@@ -1,0 +1,113 @@
+"""One distinct URL through the gate: preflight → fetch (cache first) → page rules → title check →
+main text for the candidates that passed.
+
+Candidates whose URLs share a dedupe key are judged together so each URL is fetched once per run;
+each keeps its own verdict (its own search title, its own section). A cached page is judged as is;
+only when a candidate passes and no main text is stored for that body is the page fetched again.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from citecheck.engine.run import Engine
+from citecheck.harvest.gate import Policy, Reason, failing, finding_reason, outcome_reason
+from citecheck.harvest.maintext import Extractor
+from citecheck.harvest.plan import Found
+from citecheck.harvest.titlecheck import check_title
+from citecheck.models import Finding, Link, LinkKind, Outcome, Page, Severity
+
+FLUSH_EVERY = 25
+
+
+@dataclass
+class Verdict:
+    found: Found
+    failed: list[Reason] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)  # engine findings behind the failed reasons
+    page: Page | None = None
+    text: str = ""
+
+    @property
+    def passed(self) -> bool:
+        return not self.failed
+
+
+class Judge:
+    def __init__(self, engine: Engine, policy: Policy, fetcher: Any, cache: Any, extractor: Extractor,
+                 max_age_days: float, title_threshold: float) -> None:
+        self.engine, self.policy, self.fetcher, self.cache = engine, policy, fetcher, cache
+        self.extractor, self.max_age, self.threshold = extractor, max_age_days, title_threshold
+        self.fetch_log: dict[str, str] = {}  # url -> "network" | "cache"
+        self._pending: list[Page] = []
+
+    async def judge(self, group: list[Found]) -> list[Verdict]:
+        links = [_link(f) for f in group]
+        verdicts = [Verdict(f) for f in group]
+        for verdict, link in zip(verdicts, links):  # one link at a time: findings belong to their candidate
+            self._fail(verdict, self.engine.check_links([link], link.location.path))
+        alive = [(v, link) for v, link in zip(verdicts, links) if v.passed]
+        if not alive:
+            return verdicts
+        url = alive[0][1].url
+        page, body = await self._page(url)
+        self._judge_page(alive, page)
+        if not any(v.passed for v, _ in alive) or page.outcome is not Outcome.OK:
+            return verdicts
+        text = self.extractor.cached(page.content_hash)
+        if text is None and body is None:  # cached facts but no stored main text: fetch the body again
+            page, body = await self._fresh(url)
+            self._judge_page(alive, page)
+            if not any(v.passed for v, _ in alive) or page.outcome is not Outcome.OK:
+                return verdicts
+        if text is None:
+            text = await self.extractor.text(page.content_hash, body or b"", page.content_type, page.final_url or url)
+        for verdict, _ in alive:
+            verdict.text = text
+        return verdicts
+
+    def _judge_page(self, alive: list[tuple[Verdict, Link]], page: Page) -> None:
+        for verdict, link in alive:
+            verdict.page, verdict.failed, verdict.findings = page, [], []
+            reasons = [r for r in [outcome_reason(page)] if r is not None]
+            candidate = verdict.found.candidate
+            if page.outcome is Outcome.OK:
+                title = check_title(candidate.title, candidate.snippet, page, self.threshold)
+                if not title.ok:
+                    reasons.append(Reason("title", "", "title-contradiction", Severity.ERROR,
+                                          "the fetched page is not the document the search result named",
+                                          title.evidence))
+            self._fail(verdict, self.engine.check_pages([link], {link.url: page}, link.location.path), reasons)
+
+    def _fail(self, verdict: Verdict, findings: list[Finding], extra: Sequence[Reason] = ()) -> None:
+        reasons = [finding_reason(f) for f in findings]
+        bad = failing(self.policy, reasons)
+        verdict.findings += [f for f, r in zip(findings, reasons) if r in bad]
+        verdict.failed += bad + failing(self.policy, extra)
+
+    async def _page(self, url: str) -> tuple[Page, bytes | None]:
+        if self.cache is not None:
+            hit = self.cache.get(url, self.max_age)
+            if hit is not None:
+                self.fetch_log[url] = "cache"
+                return hit, None
+        return await self._fresh(url)
+
+    async def _fresh(self, url: str) -> tuple[Page, bytes | None]:
+        result = await self.fetcher.fetch_fresh(url, keep_body=True)
+        self.fetch_log[url] = "network"
+        self._pending.append(result.page)
+        if len(self._pending) >= FLUSH_EVERY:
+            self.flush()
+        return result.page, result.body
+
+    def flush(self) -> None:
+        """Store fetched facts now, so an interrupted run resumes from the cache."""
+        if self.cache is not None and self._pending:
+            self.cache.put_many(self._pending)
+        self._pending.clear()
+
+
+def _link(found: Found) -> Link:
+    c = found.candidate
+    return Link(c.url, found.location, LinkKind.CORPUS, c.title, False, c.url, found.section)

@@ -1,0 +1,145 @@
+"""The harvest pipeline: providers → preflight → fetch → page rules → title check → IDs → corpus.
+
+The same engine as `audit` runs the rules; the fetch cache is shared across sections and runs
+(each distinct URL is fetched once); a known source keeps its ID, a new one gets the next.
+Sources already in the target corpus are re-gated with the new candidates, so every entry of the
+corpus a run produces was fetched in that run or is a fresh cache hit.
+"""
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+from pathlib import Path
+from typing import Any, Sequence
+
+from citecheck.config import Config, load_config
+from citecheck.engine.registry import Registry, build_registry
+from citecheck.engine.run import Engine
+from citecheck.engine.select import resolve
+from citecheck.errors import InputError, UsageError
+from citecheck.harvest.assemble import assemble, existing_found
+from citecheck.harvest.corpus import load_existing
+from citecheck.harvest.gate import policy_from
+from citecheck.harvest.ids import IdBook
+from citecheck.harvest.judge import Judge
+from citecheck.harvest.maintext import Extractor
+from citecheck.harvest.outline import DEFAULT_LIMIT, Outline, load_outline
+from citecheck.harvest.plan import SectionPlan, outline_plans, query_plan, search, urls_plans
+from citecheck.harvest.providers import build_provider, listed_urls
+from citecheck.harvest.result import HarvestResult
+from citecheck.harvest.setup import check_preferred, directory_entries
+from citecheck.harvest.titlecheck import DEFAULT_THRESHOLD
+from citecheck.models import Outcome
+from citecheck.urls import dedupe_key
+
+
+def harvest(outline: Outline | str | Path | None = None, *, providers: Sequence[str] = (), config: Config | None = None,
+            **options: Any) -> HarvestResult:
+    """Build a corpus from an outline (and/or `urls=`, `query=`); see `harvest_async` for options."""
+    return asyncio.run(harvest_async(outline, providers=providers, config=config, **options))
+
+
+async def harvest_async(outline: Outline | str | Path | None = None, *, providers: Sequence[str] = (),
+                        config: Config | None = None, urls: str | None = None, query: str | None = None,
+                        into: str | Path | None = None, gate: str = "default", progress: bool = False,
+                        registry: Registry | None = None, resolver: Any = None,
+                        extract_workers: int | None = None) -> HarvestResult:
+    """Harvest from an async caller. `into` is the corpus being extended (IDs stay stable);
+    `gate` is strict|default|lenient; `progress` prints stage lines on stderr."""
+    started = time.perf_counter()
+    config = config or load_config()
+    say = _Say(progress)
+    if isinstance(outline, (str, Path)):
+        outline = load_outline(outline)
+    plans = _plans(outline, providers, urls, query)
+    engine = Engine(resolve(registry or build_registry(config.packs), config))
+    policy = policy_from(gate, config.harvest)
+    existing = load_existing(into, engine) if into else None
+    book = IdBook.from_corpus(existing, into)
+    entries = directory_entries(outline, config, plans)
+    check_preferred(plans, entries)
+    names = list(dict.fromkeys(n for p in plans for n in p.providers))
+    cache = _open_cache(config)
+    extractor = Extractor(cache, workers=extract_workers)
+    from citecheck.fetch import Fetcher
+
+    built: dict[str, Any] = {}
+    try:
+        async with Fetcher(config.fetch, resolver=resolver) as fetcher:
+            async def fetch_html(url: str) -> tuple[str, bytes | None]:
+                result = await fetcher.fetch_fresh(url, keep_body=True, probe=False)
+                return result.page.final_url, result.body if result.page.outcome is Outcome.OK else None
+
+            for name in names:
+                built[name] = build_provider(name, config.providers, entries=entries, fetch_html=fetch_html)
+            say(f"{len(plans)} sections, providers: {', '.join(names) or 'none (listed URLs only)'}")
+            searched = await search(plans, built, outline.limit if outline else DEFAULT_LIMIT)
+            for error in searched.errors:
+                print(f"citecheck: warning: {error}", file=sys.stderr)
+            found = existing_found(existing) + searched.found
+            groups: dict[str, list[Any]] = {}
+            for item in found:
+                groups.setdefault(dedupe_key(item.candidate.url), []).append(item)
+            say(f"{len(found)} candidates, {len(groups)} distinct URLs")
+            judge = Judge(engine, policy, fetcher, cache, extractor, config.fetch.max_age_days,
+                          float(config.harvest.get("title_threshold", DEFAULT_THRESHOLD)))
+            try:
+                verdicts = await asyncio.gather(*(judge.judge(g) for g in groups.values()))
+            finally:
+                judge.flush()
+    finally:
+        for provider in built.values():
+            await provider.aclose()
+        extractor.close()
+        if cache is not None:
+            cache.close()
+    result = assemble(verdicts, book, plans, existing, engine, gate, searched.errors, str(into or "<harvest>"))
+    result.stats.update(candidates=len(found), distinct_urls=len(groups), fetch_log=dict(judge.fetch_log),
+                        fetched=sum(v == "network" for v in judge.fetch_log.values()),
+                        from_cache=sum(v == "cache" for v in judge.fetch_log.values()),
+                        extracted=extractor.extracted, extracts_reused=extractor.reused,
+                        duration_s=round(time.perf_counter() - started, 3))
+    say(f"fetched {result.stats['fetched']} ({result.stats['from_cache']} from the cache), kept {len(result.corpus)}, "
+        f"rejected {len(result.rejects)} in {result.stats['duration_s']} s")
+    return result
+
+
+def _plans(outline: Outline | None, providers: Sequence[str], urls: str | None, query: str | None) -> list[SectionPlan]:
+    plans: list[SectionPlan] = []
+    if outline is not None:
+        plans += outline_plans(outline, providers)
+    if urls:
+        plans += urls_plans(urls, listed_urls(urls))
+    if query:
+        plans.append(query_plan(query, providers or (outline.providers if outline else ())))
+    if not plans:
+        raise UsageError("nothing to harvest: give an OUTLINE.yaml, --urls FILE or --query TEXT")
+    seen: set[str] = set()
+    for plan in plans:
+        if plan.section.id in seen:
+            raise UsageError(f"section id {plan.section.id!r} appears twice (outline sections, --urls headings "
+                             "and --query share one namespace)")
+        seen.add(plan.section.id)
+    return plans
+
+
+def _open_cache(config: Config) -> Any:
+    if not config.fetch.use_cache:
+        return None
+    from citecheck.fetch import Cache
+
+    try:
+        return Cache(config.fetch.cache or None)
+    except InputError as err:
+        print(f"citecheck: warning: {err}; harvesting without a cache", file=sys.stderr)
+        return None
+
+
+class _Say:
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+
+    def __call__(self, message: str) -> None:
+        if self.enabled:
+            print(f"harvest: {message}", file=sys.stderr, flush=True)
