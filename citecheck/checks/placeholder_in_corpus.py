@@ -1,0 +1,70 @@
+"""A corpus entry whose URL no gate should have let through: placeholder, malformed, private, invented.
+
+The URL rules run on memo links; this rule runs the same pure checks on every corpus entry's
+`url`, `canonical_url` and `final_url` — U001 placeholder-domain, U002 malformed-url, U004
+private-address and U005 hallucination-pattern — so a hand-edited or legacy corpus cannot launder
+`example.com` into an ID. One finding per URL and check, at the line where the entry starts.
+
+Failing example:
+
+    [{"id": "src-001", "url": "https://example.com/acme-report", ...},
+     {"id": "src-002", "url": "http://169.254.169.254/latest/meta-data/", ...}]
+
+Passing example:
+
+    [{"id": "src-001", "url": "https://www.sec.gov/Archives/edgar/data/1318605/", ...}]
+"""
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any, Iterator, Mapping
+
+from citecheck.checks.corpus_schema import record_location
+from citecheck.checks.hallucination_pattern import as_date, hallucination_signals
+from citecheck.checks.malformed_url import malformed_reason
+from citecheck.checks.placeholder_domain import placeholder_match
+from citecheck.checks.private_address import private_reason
+from citecheck.models import Corpus, Hit, Source
+from citecheck.urls import host_of
+
+ID = "C005"
+NAME = "placeholder-in-corpus"
+STAGE = "corpus"
+SEVERITY = "error"
+PACK = "placeholder"
+DEFAULTS: dict[str, Any] = {"today": None}
+OPTIONS = {"today": "date that counts as today for U005's future-date check (YYYY-MM-DD)"}
+
+
+def url_problems(url: str, pack: Mapping[str, Any], today: dt.date) -> Iterator[tuple[str, str]]:
+    """(rule, problem) for each U001/U002/U004/U005 check `url` fails."""
+    placeholder = placeholder_match(host_of(url), {"pack": pack})
+    if placeholder:
+        yield "U001", f"placeholder domain {placeholder!r}"
+    malformed = malformed_reason(url)
+    if malformed:
+        yield "U002", f"malformed URL: {malformed}"
+    address, private = private_reason(url)
+    if private:
+        yield "U004", f"{private} address {address}"
+    signals = hallucination_signals(url, pack, today)
+    if signals:
+        yield "U005", f"looks invented: {'; '.join(signals)}"
+
+
+def _urls(source: Source) -> list[tuple[str, str]]:
+    seen: dict[str, str] = {}
+    for field in ("url", "canonical_url", "final_url"):
+        value = getattr(source, field)
+        if value and value not in seen:
+            seen[value] = field
+    return [(field, url) for url, field in seen.items()]
+
+
+def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Hit]:
+    pack, today = options.get("pack", {}), as_date(options.get("today"))
+    for index, source in enumerate(corpus.sources):
+        for field, url in _urls(source):
+            for rule, problem in url_problems(url, pack, today):
+                yield Hit(f"{source.id or 'entry'} {field}: {problem} (as {rule} would report)",
+                          record_location(corpus, index), url, evidence=rule)
