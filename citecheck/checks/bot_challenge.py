@@ -68,7 +68,7 @@ def challenge_markers(page: Page, options: Mapping[str, Any]) -> list[str]:
 
 def inline_script_share(markup: str) -> float:
     """Share of the markup that is inline (not `src=`) script: near 1 for obfuscated JS challenges."""
-    if len(markup or "") < 2000:
+    if len(markup or "") < 1000:
         return 0.0
     return sum(len(m.group(1)) for m in _INLINE.finditer(markup)) / len(markup)
 

@@ -34,10 +34,12 @@ NAME = "login-wall"
 STAGE = "page"
 SEVERITY = "warning"
 PACK = "login"
-DEFAULTS: dict[str, Any] = {"auth_statuses": [401, 407], "short_text": 3000, "extra_paths": [], "extra_titles": [],
+DEFAULTS: dict[str, Any] = {"auth_statuses": [401, 407], "short_text": 1500, "consent_text": 4000,
+                            "extra_paths": [], "extra_titles": [],
                             "extra_phrases": [], "extra_consent_hosts": []}
 OPTIONS = {"auth_statuses": "statuses that mean authentication is required",
            "short_text": "sign-in titles and notices count on pages with at most this much visible text",
+           "consent_text": "consent phrases count on pages with at most this much visible text",
            "extra_paths": "more login path regexes", "extra_titles": "more sign-in title regexes",
            "extra_phrases": "more sign-in notice regexes", "extra_consent_hosts": "more consent host prefixes"}
 
@@ -58,7 +60,7 @@ def sign_in_evidence(page: Page, options: Mapping[str, Any]) -> list[str]:
     if final != page.url and find_phrase(_path_query(final), paths, regex=True) \
             and not find_phrase(_path_query(page.url), paths, regex=True):
         return [f"redirected to the sign-in page {final}"]
-    short = len(page.text_sample or "") <= int(options.get("short_text", 3000))
+    short = len(page.text_sample or "") <= int(options.get("short_text", 1500))
     has_password = 'type="password"' in (page.html_sample or "").lower()
     title = find_phrase(page.title, pack_list(options, "titles"), regex=True)
     if title and (short or has_password):
@@ -73,7 +75,7 @@ def consent_evidence(page: Page, options: Mapping[str, Any]) -> list[str]:
         return [f"consent host {host}"]
     if find_phrase(page.title, pack_list(options, "consent_titles"), regex=True):
         return [f"consent title {page.title!r}"]
-    short = len(page.text_sample or "") <= int(options.get("short_text", 3000))
+    short = len(page.text_sample or "") <= int(options.get("consent_text", 4000))
     phrase = find_phrase(page.text_sample, pack_list(options, "consent_phrases"), regex=True) if short else ""
     return [f"consent text {phrase!r}"] if phrase else []
 

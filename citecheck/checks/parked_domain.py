@@ -31,7 +31,7 @@ NAME = "parked-domain"
 STAGE = "page"
 SEVERITY = "error"
 PACK = "parked"
-DEFAULTS: dict[str, Any] = {"short_text": 2500, "extra_markup": [], "extra_phrases": [], "extra_hosts": []}
+DEFAULTS: dict[str, Any] = {"short_text": 1000, "extra_markup": [], "extra_phrases": [], "extra_hosts": []}
 OPTIONS = {"short_text": "for-sale notices count on pages with at most this much visible text",
            "extra_markup": "more parking-service markup markers", "extra_phrases": "more for-sale notice regexes",
            "extra_hosts": "more domain-marketplace domains"}
@@ -49,7 +49,7 @@ def evidence(page: Page, options: Mapping[str, Any]) -> list[str]:
     marker = find_marker(page.html_sample, pack_list(options, "markup"))
     if marker:
         return [f"parking markup {marker!r}"]
-    if len(page.text_sample or "") > int(options.get("short_text", 2500)):
+    if len(page.text_sample or "") > int(options.get("short_text", 1000)):
         return []
     notice = find_phrase(f"{page.title}\n{page.text_sample}", pack_list(options, "phrases"), regex=True)
     return [f"text {notice!r}"] if notice else []
