@@ -1,0 +1,113 @@
+"""A small real web on 127.0.0.1 for the harvest tests: good articles, a dead page, a soft-404, a
+paywalled teaser, a page whose title contradicts its search result, and a site-search page.
+Every request is logged so tests can prove which URLs were fetched in a run."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+PARAGRAPH = ("Road freight carried by hauliers registered in the European Union grew again last year, "
+             "with international transport between neighbouring member states accounting for most of the gain. "
+             "Analysts attribute the change to new distribution centres and to longer average hauls. ")
+
+
+def article(title: str, lede: str, paragraphs: int = 6, extra_head: str = "", extra_body: str = "") -> str:
+    body = "".join(f"<p>{lede if i == 0 else PARAGRAPH * 2}</p>\n" for i in range(paragraphs))
+    return (f"<!doctype html><html><head><title>{title}</title>"
+            f'<meta name="description" content="{lede}">{extra_head}</head><body>'
+            '<nav><a href="/">Home</a> | <a href="/about">About us</a> | <a href="/login">Sign in</a></nav>'
+            f"<article><h1>{title}</h1>{body}</article>{extra_body}"
+            "<footer>Copyright Example Statistics Office. Cookie settings. Newsletter sign-up.</footer>"
+            "</body></html>")
+
+
+PAYWALL_HEAD = ('<script type="application/ld+json">{"@type": "NewsArticle", "isAccessibleForFree": false,'
+                ' "hasPart": {"@type": "WebPageElement", "isAccessibleForFree": false, "cssSelector": ".paywall"}}'
+                "</script>")
+PAYWALL_BODY = ('<div class="paywall">Subscribe to continue reading. This article is for subscribers only. '
+                "Already a subscriber? Log in.</div>")
+SOFT_404 = ("<!doctype html><html><head><title>Page not found</title></head><body><h1>Page not found</h1>"
+            "<p>Sorry, the page you are looking for does not exist or has been moved.</p>"
+            '<p><a href="/">Go to the home page</a></p></body></html>')
+
+
+@dataclass
+class Page:
+    status: int
+    html: str
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+def default_pages() -> dict[str, Page]:
+    return {
+        "/stats/road-freight-2023": Page(200, article("Road freight transport statistics 2023",
+                                                      "In 2023, EU road freight transport amounted to 1 857 billion "
+                                                      "tonne-kilometres.")),
+        "/stats/goods-transport": Page(200, article("Goods transport by road in Germany",
+                                                    "German hauliers carried 3.1 billion tonnes of goods in 2023.")),
+        "/stats/removed-report": Page(404, "<html><head><title>404 Not Found</title></head><body>Not Found</body></html>"),
+        "/stats/old-table": Page(200, SOFT_404),
+        "/news/carrier-ranking": Page(200, article("Europe's largest road carriers ranked",
+                                                   "DSV, DHL and Girteka lead the ranking of European carriers.",
+                                                   extra_head=PAYWALL_HEAD, extra_body=PAYWALL_BODY, paragraphs=1)),
+        "/news/spot-rates": Page(200, article("Spot freight rates between Germany and Poland",
+                                              "Spot rates on the DE-PL lanes rose four per cent in the quarter.")),
+        "/law/mobility-package": Page(200, article("Mobility Package I: cabotage and driver rest",
+                                                   "The Mobility Package I changes the rules on cabotage.")),
+        "/law/recycled-slug": Page(200, article("Ten cookie recipes for the holidays",
+                                                "Preheat the oven and line two trays with baking paper.")),
+        "/search": Page(200, '<html><head><title>Search</title></head><body><ul>'
+                             '<li><a href="/law/mobility-package">Mobility Package I: cabotage and driver rest</a></li>'
+                             '<li><a href="/search?page=2">Next page</a></li>'
+                             '<li><a href="https://elsewhere.example.org/x">Elsewhere entirely</a></li>'
+                             "</ul></body></html>"),
+    }
+
+
+class Site:
+    """`site = await Site.start(aiohttp_server)`; `site.url(path)`; `site.log` of requested paths."""
+
+    def __init__(self, pages: dict[str, Page]) -> None:
+        self.pages = pages
+        self.log: list[str] = []
+        self.server: Any = None
+
+    @classmethod
+    async def start(cls, aiohttp_server: Any, pages: dict[str, Page] | None = None) -> "Site":
+        site = cls(pages or default_pages())
+        app = web.Application()
+        app.router.add_get("/{tail:.*}", site.handle)
+        site.server = await aiohttp_server(app, host="127.0.0.1")
+        return site
+
+    async def handle(self, request: web.Request) -> web.Response:
+        self.log.append(request.path_qs)
+        page = self.pages.get(request.path)
+        if page is None:
+            return web.Response(status=404, text="<html><head><title>Not Found</title></head><body>404</body></html>",
+                                content_type="text/html")
+        return web.Response(status=page.status, text=page.html, content_type="text/html", headers=page.headers)
+
+    @property
+    def host(self) -> str:
+        return f"127.0.0.1:{self.server.port}"
+
+    def url(self, path: str) -> str:
+        return f"http://{self.host}{path}"
+
+    def fetched(self, path: str) -> int:
+        return sum(1 for p in self.log if p.split("?")[0] == path)
+
+
+async def test_site_serves_what_it_claims(aiohttp_server: Any) -> None:
+    import aiohttp
+
+    site = await Site.start(aiohttp_server)
+    async with aiohttp.ClientSession() as session:
+        async with session.get(site.url("/stats/removed-report")) as response:
+            assert response.status == 404
+        async with session.get(site.url("/stats/old-table")) as response:
+            assert response.status == 200 and "Page not found" in await response.text()
+    assert site.fetched("/stats/removed-report") == 1 and site.fetched("/stats/old-table") == 1
