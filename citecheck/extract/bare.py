@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from bisect import bisect_right
 from functools import lru_cache
-from typing import Iterator
+from typing import Callable, Iterator
 
 import tldextract
 
@@ -32,6 +33,7 @@ _DEFANGED_HOST_RE = re.compile(
     r"(?<![\w./@-])(?:" + _LABEL + r"(?:\[\.\]|\(\.\)|\{\.\}|\[dot\]|\(dot\)|\.))+" + r"[a-z]{2,63}(?:[/:?#]" + _PATH_CHARS + r"*)?",
     re.IGNORECASE,
 )
+_DEFANG_HINT = re.compile(r"\[\.\]|\(\.\)|\{\.\}|\[dot\]|\(dot\)")
 _FANG = [("[.]", "."), ("(.)", "."), ("{.}", "."), ("[dot]", "."), ("(dot)", "."), ("[:]", ":")]
 _TRAILING = ".,;:!?*_~'\""
 
@@ -55,21 +57,28 @@ def refang(raw: str) -> str:
 
 
 def trim(candidate: str) -> str:
-    """Strip trailing punctuation and unbalanced closing brackets (GFM autolink rules)."""
-    while candidate:
-        last = candidate[-1]
+    """Strip trailing punctuation and unbalanced closing brackets (GFM autolink rules).
+
+    Linear in the candidate's length: bracket counts are taken once and updated as characters go.
+    """
+    opened = {")": candidate.count("("), "]": candidate.count("["), "}": candidate.count("{")}
+    closed = {")": candidate.count(")"), "]": candidate.count("]"), "}": candidate.count("}")}
+    end = len(candidate)
+    while end:
+        last = candidate[end - 1]
         if last in _TRAILING:
-            candidate = candidate[:-1]
-        elif last in ")]}" and candidate.count(last) > candidate.count({")": "(", "]": "[", "}": "{"}[last]):
-            candidate = candidate[:-1]
-        elif candidate.endswith("&gt;") or candidate.endswith("&lt;"):
-            candidate = candidate[:-4]
+            end -= 1
+        elif last in closed and closed[last] > opened[last]:
+            closed[last] -= 1
+            end -= 1
+        elif candidate.endswith(("&gt;", "&lt;"), 0, end):
+            end -= 4
         else:
             break
-    return candidate
+    return candidate[:end]
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=65536)
 def known_suffix(host: str) -> bool:
     """True when tldextract's bundled snapshot knows the host's public suffix (never fetches)."""
     return bool(_EXTRACT(host).suffix)
@@ -78,38 +87,63 @@ def known_suffix(host: str) -> bool:
 _EXTRACT = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
 
 
+def _has_defang(lowered: str) -> bool:
+    return _DEFANG_HINT.search(lowered) is not None
+
+
 def _is_defanged(raw: str) -> bool:
     lowered = raw.lower()
     return lowered.startswith(("hxxp", "h**p", "fxp")) or any(f in lowered for f, _ in _FANG)
 
 
+class _Taken:
+    """Disjoint intervals already claimed, with O(log n) overlap checks."""
+
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+
+    def free(self, start: int, end: int) -> bool:
+        i = bisect_right(self.starts, start)
+        if i and self.ends[i - 1] > start:
+            return False
+        return i == len(self.starts) or self.starts[i] >= end
+
+    def add(self, start: int, end: int) -> None:
+        i = bisect_right(self.starts, start)
+        self.starts.insert(i, start)
+        self.ends.insert(i, end)
+
+
 def find_urls(text: str) -> Iterator[BareMatch]:
-    """Yield every URL-like string in `text`, left to right, without overlaps."""
-    taken: list[tuple[int, int]] = []
-    found: list[BareMatch] = []
+    """Yield every URL-like string in `text`, left to right, without overlaps.
 
-    def free(start: int, end: int) -> bool:
-        return all(end <= s or start >= e for s, e in taken)
-
-    for regex, kind in ((_SCHEME_RE, "bare"), (_PROTO_RELATIVE_RE, "domain"), (_WWW_RE, "www"),
-                        (_DEFANGED_HOST_RE, "defanged"), (_DOMAIN_RE, "domain")):
+    Passes run from the most to the least specific pattern; a later pass never takes text an
+    earlier one claimed. A pass whose cheap precondition fails is skipped (most prose has no `//`).
+    """
+    taken, found = _Taken(), []
+    lowered = text.lower()
+    for regex, kind, hint in _PASSES:
+        if hint is not None and not hint(lowered):
+            continue
         for m in regex.finditer(text):
             raw = trim(m.group(0))
             start, end = m.start(), m.start() + len(raw)
-            if len(raw) < 4 or not free(start, end):
+            if len(raw) < 4 or not taken.free(start, end):
                 continue
             match = _classify(raw, kind, start)
             if match:
-                taken.append((start, end))
+                taken.add(start, end)
                 found.append(match)
-    yield from sorted(found, key=lambda b: b.start)
+    found.sort(key=lambda b: b.start)
+    yield from found
 
 
 def _classify(raw: str, kind: str, start: int) -> BareMatch | None:
     defanged = _is_defanged(raw)
-    url = refang(raw)
     if kind == "defanged" and not defanged:
         return None  # plain hosts without a path are ordinary words like "e.g" or "node.js"
+    url = refang(raw) if defanged else raw
     if kind == "bare":
         if url.lower().startswith(("http:", "https:")) and "://" not in url:
             return None
@@ -121,3 +155,12 @@ def _classify(raw: str, kind: str, start: int) -> BareMatch | None:
     if not known_suffix(host.lower()):
         return None
     return BareMatch(start, raw, "http://" + url, "defanged" if defanged else kind)
+
+
+_PASSES: tuple[tuple[re.Pattern[str], str, Callable[[str], bool] | None], ...] = (
+    (_SCHEME_RE, "bare", lambda low: ":" in low),
+    (_PROTO_RELATIVE_RE, "domain", lambda low: "//" in low),
+    (_WWW_RE, "www", lambda low: "www" in low),
+    (_DEFANGED_HOST_RE, "defanged", _has_defang),
+    (_DOMAIN_RE, "domain", lambda low: "/" in low),
+)

@@ -1,88 +1,92 @@
-"""Whole HTML memos via lxml: links with source lines, headings, prose, markers, directives."""
+"""Whole HTML memos: lxml for structure (URL attributes, anchor text, headings, marker elements),
+`htmlscan` for exact positions of attribute values, text runs and comments."""
 from __future__ import annotations
+
+import html as entities
+from bisect import bisect_right
+from typing import Callable
 
 from lxml import etree, html
 
 from citecheck.extract import markers as marker_scan
 from citecheck.extract.bare import find_urls
-from citecheck.extract.htmlfrag import element_links
-from citecheck.extract.markdown import _BARE_KINDS
+from citecheck.extract.htmlfrag import TagMatcher, element_links
+from citecheck.extract.htmlscan import Scan, TextRun, scan_html
+from citecheck.extract.mdinline import BARE_KINDS
+from citecheck.extract.positions import LineIndex
 from citecheck.models import Document, Heading, Link, LinkKind, Location, Marker, TextSpan
 
-_SKIP_TEXT = {"script", "style", "a", "title", "head"}
+_MARKER_TAGS = ("needs-source", "insufficient-data", "needs-deeper-grounding")
+_PARSER = html.HTMLParser(encoding="utf-8")
+_Loc = Callable[[int], Location]
+
+
+class _Sections:
+    """The heading in force at any offset."""
+
+    def __init__(self, headings: list[tuple[int, Heading]]) -> None:
+        self.offsets = [offset for offset, _ in headings]
+        self.headings = [heading for _, heading in headings]
+
+    def at(self, offset: int) -> str:
+        i = bisect_right(self.offsets, offset) - 1
+        return self.headings[i].text if i >= 0 else ""
 
 
 def extract_html(path: str, text: str) -> Document:
-    """Extract an HTML memo; positions come from lxml's source lines and a search within them."""
-    lines = text.split("\n")
+    """Extract an HTML memo with exact positions for links, markers, prose and directives."""
     try:
-        root = html.document_fromstring(text.encode("utf-8"))
+        root = html.document_fromstring(text.encode("utf-8"), parser=_PARSER)
     except (etree.ParserError, ValueError):
         return Document(path=path, text=text, format="html")
-    links: list[Link] = []
-    used: dict[int, int] = {}
+    scan, index = scan_html(text), LineIndex(text)
 
-    def locate(line: int, needle: str) -> Location:
-        src = lines[line - 1] if 0 < line <= len(lines) else ""
-        idx = src.find(needle, used.get(line, 0))
-        if idx < 0:
-            idx = src.find(needle)
-        else:
-            used[line] = idx + len(needle)
-        return Location(path, line, idx + 1 if idx >= 0 else 1)
+    def loc(offset: int) -> Location:
+        return Location(path, *index.position(offset))
 
-    sections = _sections(root)
-    for item in element_links(root, 1):
-        line = 1 + item.line_offset
-        links.append(Link(item.url, locate(line, item.url), LinkKind.HTML, item.text, False, item.url,
-                          _section_at(sections, line)))
-    spans: list[TextSpan] = []
-    marks: list[Marker] = []
-    for el in root.iter():
-        if not isinstance(el.tag, str):
-            continue
-        in_code = el.tag in ("code", "pre")
-        for chunk, line in ((el.text, el.sourceline), (el.tail, _tail_line(el))):
-            if not chunk or not chunk.strip() or not line or (chunk is el.text and el.tag in _SKIP_TEXT):
-                continue
-            section = _section_at(sections, line)
-            spans.append(TextSpan(chunk, Location(path, line, 1), section))
-            for m in find_urls(chunk):
-                ln = line + chunk[: m.start].count("\n")
-                links.append(Link(m.url, locate(ln, m.raw), _BARE_KINDS[m.kind], "", in_code, m.raw, section))
-            for offset, sid in marker_scan.source_ids(chunk):
-                ln = line + chunk[:offset].count("\n")
-                marks.append(Marker("source-id", sid, locate(ln, sid), section))
-        if el.tag in ("needs-source", "insufficient-data", "needs-deeper-grounding"):
-            line = el.sourceline or 1
-            value = el.get("claim") or el.get("ids") or ""
-            marks.append(Marker(el.tag, value, locate(line, "<" + el.tag), _section_at(sections, line)))
-    comments = [(etree.tostring(c, encoding="unicode", with_tail=False), c.sourceline or 1)
-                for c in root.iter(etree.Comment)]
+    headings = _headings(root, scan, loc)
+    sections = _Sections(headings)
+    links = [Link(item.url, loc(item.offset) if item.offset >= 0 else Location(path, item.sourceline, 1),
+                  LinkKind.HTML, item.text, item.in_code, item.raw,
+                  sections.at(item.offset if item.offset >= 0 else index.starts[item.sourceline - 1]))
+             for item in element_links(root, scan)]
+    spans, marks = [], _marker_elements(root, scan, loc, sections)
+    for run in scan.runs:
+        if run.prose and run.raw.strip():
+            _run(run, loc, sections.at(run.offset), links, marks, spans)
     links.sort(key=lambda link: (link.location.line, link.location.column))
+    comments = [(raw, index.position(offset)[0]) for offset, raw in scan.comments]
     return Document(path=path, text=text, format="html", links=tuple(links), markers=tuple(marks),
-                    spans=tuple(spans), headings=tuple(h for _, h in sections),
-                    directives=marker_scan.directives(path, comments, lines))
+                    spans=tuple(spans), headings=tuple(h for _, h in headings),
+                    directives=marker_scan.directives(path, comments, text.split("\n")))
 
 
-def _tail_line(el: etree._Element) -> int | None:
-    # lxml gives no line for tails; the element's end is the best cheap estimate.
-    nxt = el.getnext()
-    return (nxt.sourceline if nxt is not None else None) or el.sourceline
+def _run(run: TextRun, loc: _Loc, section: str, links: list[Link], marks: list[Marker],
+         spans: list[TextSpan]) -> None:
+    lead = len(run.raw) - len(run.raw.lstrip())
+    spans.append(TextSpan(entities.unescape(run.raw.strip()), loc(run.offset + lead), section))
+    for m in find_urls(run.raw):
+        url = entities.unescape(m.url) if "&" in m.raw else m.url
+        links.append(Link(url, loc(run.offset + m.start), BARE_KINDS[m.kind], "", run.in_code, m.raw, section))
+    for offset, sid in marker_scan.source_ids(run.raw):
+        marks.append(Marker("source-id", sid, loc(run.offset + offset), section, run.in_code))
 
 
-def _sections(root: etree._Element) -> list[tuple[int, Heading]]:
-    found = []
+def _headings(root: etree._Element, scan: Scan, loc: _Loc) -> list[tuple[int, Heading]]:
+    matcher, found = TagMatcher(scan), []
     for el in root.iter("h1", "h2", "h3", "h4", "h5", "h6"):
-        line = el.sourceline or 1
-        found.append((line, Heading(int(el.tag[1]), " ".join(el.text_content().split()), Location("", line, 1))))
+        tag = matcher.find(el.tag)
+        offset = tag.offset if tag is not None else -1
+        location = loc(offset) if offset >= 0 else Location("", el.sourceline or 1, 1)
+        found.append((offset, Heading(int(el.tag[1]), " ".join(el.text_content().split()), location)))
+    return sorted(found, key=lambda pair: pair[0])
+
+
+def _marker_elements(root: etree._Element, scan: Scan, loc: _Loc, sections: _Sections) -> list[Marker]:
+    matcher, found = TagMatcher(scan), []
+    for el in root.iter(*_MARKER_TAGS):
+        tag = matcher.find(el.tag)
+        value = el.get("claim") or el.get("ids") or el.get("reason") or ""
+        offset = tag.offset if tag is not None else 0
+        found.append(Marker(el.tag, value, loc(offset), sections.at(offset)))
     return found
-
-
-def _section_at(sections: list[tuple[int, Heading]], line: int) -> str:
-    current = ""
-    for start, heading in sections:
-        if start > line:
-            break
-        current = heading.text
-    return current

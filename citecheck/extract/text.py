@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from citecheck.extract import markers as marker_scan
 from citecheck.extract.bare import find_urls
-from citecheck.extract.markdown import _BARE_KINDS
+from citecheck.extract.mdinline import BARE_KINDS as _BARE_KINDS
 from citecheck.models import Document, Link, Location, Marker, TextSpan
 
 

@@ -1,0 +1,169 @@
+"""The markdown-it-py parser citecheck uses, with source ranges recorded on the tokens.
+
+markdown-it-py gives block tokens a line map but inline tokens no positions. Wrapping the inline
+rules that make links, images, autolinks, code spans, raw HTML and footnote references records
+`meta["src"] = (start, end)` — offsets into the inline token's `content` — and, for links with a
+destination, `meta["dest"] = (start, end)` of the destination *as written*. Reference definitions
+get the destination's absolute offset in the document (`meta["dest"]`). Nothing is searched for:
+the offsets are the parser's own.
+
+Link destinations are kept as written apart from Markdown escapes and entities (no percent-encoding,
+no punycode), and every scheme is accepted: a linter must see `javascript:` and `file:` links that a
+renderer would drop.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from markdown_it import MarkdownIt
+from markdown_it.ruler import Ruler
+from markdown_it.rules_block.state_block import StateBlock
+from markdown_it.rules_inline.state_inline import StateInline
+from markdown_it.token import Token
+from mdit_py_plugins.footnote import footnote_plugin
+from mdit_py_plugins.front_matter import front_matter_plugin
+
+InlineRule = Callable[[StateInline, bool], bool]
+BlockRule = Callable[[StateBlock, int, int, bool], bool]
+
+_RECORDED = {"link": ("link_open",), "image": ("image",), "autolink": ("link_open",),
+             "backticks": ("code_inline",), "html_inline": ("html_inline",), "footnote_ref": ("footnote_ref",)}
+_SPACE = " \t\n"
+
+
+def build_parser() -> MarkdownIt:
+    """CommonMark + GFM tables, front matter and footnotes, with position-recording rules."""
+    md = MarkdownIt("commonmark", {"html": True, "store_labels": True, "inline_definitions": True})
+    md.enable(["table"])
+    md.disable(["emphasis"])  # emphasis never changes where a link or URL is; skipping it is faster
+    md.normalizeLink = _keep  # type: ignore[method-assign]
+    md.normalizeLinkText = _keep  # type: ignore[method-assign]
+    md.validateLink = _accept  # type: ignore[method-assign]
+    md.use(front_matter_plugin)
+    md.use(footnote_plugin, inline=False, move_to_end=False, always_match_refs=True)
+    for name, types in _RECORDED.items():
+        _wrap(md.inline.ruler, name, lambda fn, types=types: _recording(fn, types))
+    _wrap(md.block.ruler, "reference", _recording_definition)
+    return md
+
+
+def _keep(url: str) -> str:
+    return url
+
+
+def _accept(url: str) -> bool:
+    return True
+
+
+def _wrap(ruler: Ruler[Any], name: str, wrapper: Callable[[Any], Any]) -> None:
+    """Replace rule `name` by `wrapper(original)`, keeping the chains it may interrupt."""
+    rule = next(r for r in ruler.__rules__ if r.name == name)
+    ruler.at(name, wrapper(rule.fn), {"alt": list(rule.alt)})
+
+
+def _recording(rule: InlineRule, types: tuple[str, ...]) -> InlineRule:
+    def wrapped(state: StateInline, silent: bool) -> bool:
+        start, count = state.pos, len(state.tokens)
+        if not rule(state, silent):
+            return False
+        if not silent:
+            token = next((t for t in state.tokens[count:] if t.type in types), None)
+            if token is not None:
+                _mark(state, token, start)
+        return True
+
+    return wrapped
+
+
+def _mark(state: StateInline, token: Token, start: int) -> None:
+    token.meta["src"] = (start, state.pos)
+    if token.type == "link_open" and token.markup == "autolink":
+        token.meta["dest"] = (start + 1, state.pos - 1)
+    elif token.type in ("link_open", "image") and "label" not in token.meta:
+        dest = _inline_destination(state, start, token.type == "image")
+        if dest is not None:
+            token.meta["dest"] = dest
+
+
+def _inline_destination(state: StateInline, start: int, image: bool) -> tuple[int, int] | None:
+    """Re-find `(dest` after the label of a link the parser just accepted; None for references."""
+    end, src = state.pos, state.src
+    saved = state.pos
+    label_end = state.md.helpers.parseLinkLabel(state, start + 1 if image else start, not image)
+    state.pos = saved
+    pos = label_end + 1
+    if label_end < 0 or pos >= end or src[pos] != "(":
+        return None
+    pos += 1
+    while pos < end and src[pos] in _SPACE:
+        pos += 1
+    result = state.md.helpers.parseLinkDestination(src, pos, end)
+    if not result.ok or result.pos == pos:
+        return None
+    if src[pos] == "<":
+        return pos + 1, result.pos - 1
+    return pos, result.pos
+
+
+def _recording_definition(rule: BlockRule) -> BlockRule:
+    def wrapped(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+        count = len(state.tokens)
+        if not rule(state, start_line, end_line, silent):
+            return False
+        if not silent and len(state.tokens) > count and state.tokens[-1].type == "definition":
+            dest = definition_destination(state, start_line, state.line)
+            if dest is not None:
+                state.tokens[-1].meta["dest"] = dest
+        return True
+
+    return wrapped
+
+
+def definition_destination(state: StateBlock, first: int, last: int) -> tuple[int, int] | None:
+    """Absolute source offsets of a reference definition's destination (`[label]: dest`)."""
+    src = state.src
+    line, pos = first, state.bMarks[first] + state.tShift[first] + 1
+    pos, line = _skip_label(state, pos, line, last)
+    if pos < 0:
+        return None
+    pos, line = _skip_blank(state, pos + 2, line, last)
+    if pos < 0:
+        return None
+    result = state.md.helpers.parseLinkDestination(src, pos, state.eMarks[line])
+    if not result.ok:
+        return None
+    if src[pos] == "<":
+        return pos + 1, result.pos - 1
+    return pos, result.pos
+
+
+def _skip_label(state: StateBlock, pos: int, line: int, last: int) -> tuple[int, int]:
+    src = state.src
+    while line < last:
+        end = state.eMarks[line]
+        while pos < end and src[pos] != "]":
+            pos += 2 if src[pos] == "\\" else 1
+        if pos < end:
+            return pos, line
+        line += 1
+        pos = state.bMarks[line] + state.tShift[line] if line < last else -1
+    return -1, line
+
+
+def _skip_blank(state: StateBlock, pos: int, line: int, last: int) -> tuple[int, int]:
+    src = state.src
+    while line < last:
+        end = state.eMarks[line]
+        while pos < end and src[pos] in " \t":
+            pos += 1
+        if pos < end:
+            return pos, line
+        line += 1
+        pos = state.bMarks[line] + state.tShift[line] if line < last else -1
+    return -1, line
+
+
+def parse(md: MarkdownIt, text: str) -> tuple[list[Token], dict[str, Any]]:
+    """Tokens and the parser's env (references, footnotes) for `text`."""
+    env: dict[str, Any] = {}
+    return md.parse(text, env), env
