@@ -1,0 +1,162 @@
+"""Page rules (H001-H010) beyond their case files: declarations, purity, packs, evidence, severities."""
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from citecheck.checks import (bot_challenge, http_error, non_html, paywall, redirect, soft_404, title_mismatch,
+                              unreachable)
+from citecheck.engine.registry import build_registry
+from citecheck.engine.run import Fetched
+from citecheck.models import Hop, Link, Location, Outcome, Page
+
+MODULES = ("http_error", "unreachable", "soft_404", "paywall", "login_wall", "bot_challenge", "title_mismatch",
+           "redirect", "parked_domain", "non_html")
+ALLOWED_IMPORTS = {"__future__", "re", "typing", "urllib.parse", "dataclasses", "functools", "unicodedata",
+                   "rapidfuzz", "lxml", "citecheck.models", "citecheck.urls", "citecheck.checks._page",
+                   "citecheck.checks._match", "citecheck.checks.bot_challenge", "citecheck.engine.run"}
+REGISTRY = build_registry()
+
+
+def options(rule_id: str, **extra: Any) -> dict[str, Any]:
+    spec = REGISTRY.get(rule_id)
+    assert spec is not None
+    return {**spec.defaults, "pack": REGISTRY.packs.data.get(spec.pack, {}), **extra}
+
+
+def page(url: str = "https://news.site-a.org/2024/05/grid-reliability-report", **facts: Any) -> Page:
+    facts.setdefault("outcome", Outcome.OK)
+    facts.setdefault("status", 200)
+    return Page(url=url, final_url=facts.pop("final_url", url), **facts)
+
+
+def fetched(p: Page, text: str = "") -> Fetched:
+    return Fetched(Link(p.url, Location("memo.md", 3, 7), text=text), p)
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_rule_module_declares_itself(name: str) -> None:
+    module = importlib.import_module(f"citecheck.checks.{name}")
+    doc = inspect.getdoc(module) or ""
+    assert module.STAGE == "page" and module.ID.startswith("H")
+    assert "Failing example" in doc and "Passing example" in doc
+    assert set(module.OPTIONS) == set(module.DEFAULTS), "every option documented, every documented option real"
+    if hasattr(module, "PACK"):
+        assert REGISTRY.packs.data.get(module.PACK), f"pack {module.PACK} is missing or empty"
+
+
+@pytest.mark.parametrize("name", [*MODULES, "_page", "_match"])
+def test_rule_module_is_pure(name: str) -> None:
+    """No network, disk, config or printing: only the listed imports, no open()/print() calls."""
+    source = Path(importlib.import_module(f"citecheck.checks.{name}").__file__ or "").read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+    imported |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    assert imported <= ALLOWED_IMPORTS, imported - ALLOWED_IMPORTS
+    calls = {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+    assert not calls & {"open", "print", "input", "exec", "eval"}
+
+
+@pytest.mark.parametrize("title", ["404 Not Found", "Page not found", "Página no encontrada", "Page introuvable",
+                                   "Seite nicht gefunden", "Página não encontrada", "Halaman tidak ditemukan",
+                                   "页面不存在", "ページが見つかりません", "Error 404 (No se ha encontrado.)!!1"])
+def test_soft404_title_alone_is_strong_in_every_language(title: str) -> None:
+    hits = list(soft_404.check(fetched(page(title=title)), options("H003")))
+    assert len(hits) == 1 and "title" in hits[0].message
+
+
+@pytest.mark.parametrize("title", ["Flight 404 lands safely", "Error codes explained", "Not found: a memoir of exile"])
+def test_soft404_title_near_misses_do_not_fire(title: str) -> None:
+    assert not soft_404.content_signals(page(title=title, text_sample="x" * 2000), options("H003"))
+
+
+def test_soft404_lists_every_independent_signal_as_evidence() -> None:
+    p = page(title="Page not found", final_url="https://news.site-a.org/",
+             chain=(Hop("https://news.site-a.org/2024/05/grid-reliability-report", 301, "https://news.site-a.org/"),
+                    Hop("https://news.site-a.org/", 200)))
+    (hit,) = soft_404.check(fetched(p), options("H003"))
+    assert "title 'Page not found'" in hit.evidence and "home page" in hit.evidence
+    assert hit.location == Location("memo.md", 3, 7)
+
+
+def test_soft404_one_weak_signal_is_not_enough() -> None:
+    p = page(title="Grid reliability report 2024", final_url="https://news.site-a.org/2024/",
+             chain=(Hop("https://news.site-a.org/2024/05/grid-reliability-report", 302, "/2024/"),
+                    Hop("https://news.site-a.org/2024/", 200)))
+    assert [name for name, _ in soft_404.signals(p, options("H003"))] == ["redirect-section"]
+    assert not list(soft_404.check(fetched(p), options("H003")))
+
+
+def test_soft404_weights_are_options() -> None:
+    p = page(title="Grid", canonical="https://news.site-a.org/")
+    assert list(soft_404.check(fetched(p), options("H003")))
+    assert not list(soft_404.check(fetched(p), options("H003", weights={"canonical-root": 1})))
+
+
+def test_sibling_signal_needs_a_200_sibling_and_enough_text() -> None:
+    text = "Home Research Events About latest policy research and commentary " * 3
+    same = page(text_sample=text, sibling_text=text, sibling_status=200)
+    assert [n for n, _ in soft_404.sibling_signals(same, options("H003"))] == ["sibling-same"]
+    assert not soft_404.sibling_signals(page(text_sample=text, sibling_text=text, sibling_status=404), options("H003"))
+    assert not soft_404.sibling_signals(page(text_sample="", sibling_text="", sibling_status=200), options("H003"))
+
+
+@pytest.mark.parametrize("rule", [soft_404, title_mismatch, paywall])
+def test_text_rules_skip_non_html(rule: Any) -> None:
+    pdf = page(content_type="application/pdf", title="404 Not Found", text_sample="Il vous reste 50% de cet article à lire")
+    assert not list(rule.check(fetched(pdf, "Building agentic RAG pipelines"), options(rule.ID)))
+
+
+def test_non_html_reports_type_and_size() -> None:
+    (hit,) = non_html.check(fetched(page(content_type="application/pdf", content_length=1_234_567)), {})
+    assert "application/pdf" in hit.message and "1.2 MB" in hit.message
+
+
+def test_http_error_stays_quiet_on_challenges_and_blocks() -> None:
+    challenge = page(status=503, outcome=Outcome.DEAD, error="server-error", title="Just a moment...")
+    assert not list(http_error.check(fetched(challenge), options("H001")))
+    for status in (401, 403, 429, 999):
+        assert not http_error.dead_status(page(status=status, outcome=Outcome.DEAD), options("H001"))
+    assert http_error.dead_status(page(status=410, outcome=Outcome.DEAD), options("H001")).startswith("HTTP 410")
+
+
+def test_bot_challenge_is_unverifiable_and_never_dead() -> None:
+    p = page(status=403, outcome=Outcome.UNVERIFIABLE, headers={"cf-mitigated": "challenge"})
+    (hit,) = bot_challenge.check(fetched(p), options("H006"))
+    assert "unverifiable" in hit.message and "cf-mitigated: challenge" in hit.evidence
+
+
+def test_unreachable_severity_intent() -> None:
+    nx = unreachable.classify(page(status=None, outcome=Outcome.DEAD, error="nxdomain"), options("H002"))
+    slow = unreachable.classify(page(status=None, outcome=Outcome.UNVERIFIABLE, error="timeout"), options("H002"))
+    assert nx is not None and nx[1] == "error" and "NXDOMAIN" in nx[0]
+    assert slow is not None and slow[1] == "warning" and "unverifiable" in slow[0]
+
+
+def test_redirect_permanent_move_carries_the_fix_and_cross_domain_is_info() -> None:
+    moved = page(url="https://a-site.org/old", final_url="https://a-site.org/new",
+                 chain=(Hop("https://a-site.org/old", 301, "https://a-site.org/new"), Hop("https://a-site.org/new", 200)))
+    (hit,) = redirect.check(fetched(moved), options("H008"))
+    assert hit.fix == "https://a-site.org/new"
+    away = page(url="https://a-site.org/x", final_url="https://b-site.net/x",
+                chain=(Hop("https://a-site.org/x", 302, "https://b-site.net/x"), Hop("https://b-site.net/x", 200)))
+    result = redirect.classify(away, options("H008"))
+    assert result is not None and result[3] == "info"
+
+
+@pytest.mark.parametrize("text", ["here", "source", "[1]", "1", "aquí", "こちら", "https://aws.amazon.com/x"])
+def test_title_mismatch_ignores_generic_link_text(text: str) -> None:
+    link = Link("https://news.site-a.org/item/42", Location("m.md"), text=text)
+    assert title_mismatch.wanted_sets(link, options("H007")) == []
+
+
+def test_title_mismatch_fabricated_aws_slug_lands_on_unrelated_page() -> None:
+    url = "https://aws.amazon.com/blogs/machine-learning/fabricated-slug-building-agentic-rag-pipelines/"
+    for title in ("404 Not Found", "AWS Machine Learning Blog"):
+        (hit,) = title_mismatch.check(fetched(page(url=url, title=title), "here"), options("H007"))
+        assert hit.evidence == title
