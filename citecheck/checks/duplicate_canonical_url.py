@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Mapping
 
-from citecheck.checks.corpus_schema import record_location
+from citecheck.checks.schema import record_location
 from citecheck.models import Corpus, Hit
 from citecheck.urls import dedupe_key
 

@@ -36,9 +36,9 @@ DEFAULTS: dict[str, Any] = {"today": None, "doi_hosts": []}
 OPTIONS = {"today": "date that counts as today for future-date checks (YYYY-MM-DD; default: the current date)",
            "doi_hosts": "more hosts where DOI-shaped paths are genuine"}
 
-_DOI_RE = re.compile(r"(?:^|/)(?P<doi>10\.\d{4,9}/\S+)")
-_FULL_DATE_RE = re.compile(r"(?<!\d)(?P<y>(?:19|20)\d\d)(?P<sep>[-/_])(?P<m>\d\d)(?P=sep)(?P<d>\d\d)(?!\d)")
-_MONTH_RE = re.compile(r"/(?P<y>(?:19|20)\d\d)/(?P<m>0[1-9]|1[0-2])(?=/|$)")
+_DOI_RE = re.compile(r"(?:^|/)(?P<doi>10\.\d{4,9}/\S+)", re.ASCII)
+_FULL_DATE_RE = re.compile(r"(?<!\d)(?P<y>(?:19|20)\d\d)(?P<sep>[-/_])(?P<m>\d\d)(?P=sep)(?P<d>\d\d)(?!\d)", re.ASCII)
+_MONTH_RE = re.compile(r"/(?P<y>(?:19|20)\d\d)/(?P<m>0[1-9]|1[0-2])(?=/|$)", re.ASCII)
 
 
 def as_date(value: Any) -> dt.date:

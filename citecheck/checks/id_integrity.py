@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterator, Mapping
 
-from citecheck.checks.corpus_schema import record_location
+from citecheck.checks.schema import record_location
 from citecheck.models import Corpus, Hit
 
 ID = "C004"
@@ -27,7 +27,7 @@ SEVERITY = "error"
 DEFAULTS: dict[str, Any] = {}
 OPTIONS: dict[str, str] = {}
 
-_ID_RE = re.compile(r"^src-(?P<n>\d{3,})$")
+_ID_RE = re.compile(r"^src-(?P<n>[0-9]{3,})$")
 
 
 def id_problem(source_id: str) -> str:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any, Iterator, Mapping
 
-from citecheck.checks.corpus_schema import record_location
+from citecheck.checks.schema import record_location
 from citecheck.checks.hallucination_pattern import as_date, hallucination_signals
 from citecheck.checks.malformed_url import malformed_reason
 from citecheck.checks.placeholder_domain import placeholder_match

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Mapping
 
-from citecheck.checks.corpus_schema import parse_timestamp, record_location
+from citecheck.checks.schema import parse_timestamp, record_location
 from citecheck.checks.hallucination_pattern import as_date
 from citecheck.models import Corpus, Hit
 
