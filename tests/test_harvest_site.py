@@ -3,8 +3,11 @@ paywalled teaser, a page whose title contradicts its search result, and a site-s
 Every request is logged so tests can prove which URLs were fetched in a run."""
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import threading
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterator
 
 from aiohttp import web
 
@@ -92,13 +95,47 @@ class Site:
 
     @property
     def host(self) -> str:
-        return f"127.0.0.1:{self.server.port}"
+        return f"127.0.0.1:{self.port}"
+
+    @property
+    def port(self) -> int:
+        return int(self.server.port)
 
     def url(self, path: str) -> str:
         return f"http://{self.host}{path}"
 
     def fetched(self, path: str) -> int:
         return sum(1 for p in self.log if p.split("?")[0] == path)
+
+
+@contextlib.contextmanager
+def threaded_site(pages: dict[str, Page] | None = None) -> Iterator[Site]:
+    """The same site on its own event loop in a thread, for synchronous callers (the CLI runner)."""
+    site = Site(pages or default_pages())
+    loop = asyncio.new_event_loop()
+    ready = threading.Event()
+    holder: dict[str, Any] = {}
+
+    async def start() -> None:
+        app = web.Application()
+        app.router.add_get("/{tail:.*}", site.handle)
+        runner = web.AppRunner(app)
+        await runner.setup()
+        tcp = web.TCPSite(runner, "127.0.0.1", 0)
+        await tcp.start()
+        holder["runner"] = runner
+        site.server = type("Bound", (), {"port": tcp._server.sockets[0].getsockname()[1]})()  # type: ignore[union-attr]
+        ready.set()
+
+    thread = threading.Thread(target=lambda: (loop.run_until_complete(start()), loop.run_forever()), daemon=True)
+    thread.start()
+    ready.wait(10)
+    try:
+        yield site
+    finally:
+        asyncio.run_coroutine_threadsafe(holder["runner"].cleanup(), loop).result(10)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(10)
 
 
 async def test_site_serves_what_it_claims(aiohttp_server: Any) -> None:

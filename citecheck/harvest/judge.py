@@ -84,6 +84,7 @@ class Judge:
         bad = failing(self.policy, reasons)
         verdict.findings += [f for f, r in zip(findings, reasons) if r in bad]
         verdict.failed += bad + failing(self.policy, extra)
+        verdict.failed.sort(key=lambda r: -r.severity.rank)  # the strongest reason first
 
     async def _page(self, url: str) -> tuple[Page, bytes | None]:
         if self.cache is not None:

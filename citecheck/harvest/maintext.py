@@ -51,6 +51,12 @@ def _warm() -> None:
     import trafilatura  # noqa: F401 - imported once per worker, before the first real job
 
 
+def _worker_init() -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: no worker tracebacks
+
+
 class Extractor:
     """`await extractor.text(page, body)`; call `close()` when done."""
 
@@ -66,7 +72,7 @@ class Extractor:
 
             methods = multiprocessing.get_all_start_methods()
             context = multiprocessing.get_context("fork") if "fork" in methods and sys.version_info < (3, 14) else None
-            self.pool = ProcessPoolExecutor(max_workers=count, mp_context=context)
+            self.pool = ProcessPoolExecutor(max_workers=count, mp_context=context, initializer=_worker_init)
             for _ in range(count):
                 self.pool.submit(_warm)
 

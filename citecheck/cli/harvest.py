@@ -1,0 +1,62 @@
+"""`citecheck harvest`: build sourced_corpus.json through the gate; exit 0 every section has
+sources, 1 a section ended empty (or, under --gate strict, anything was rejected), 2 bad input."""
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from citecheck.cli.options import _split, build_config, config_options, fetch_options
+from citecheck.harvest import GATES, harvest, rejects_table, write_outputs
+from citecheck.harvest.output import summary_lines
+from citecheck.harvest.providers import NAMES
+
+
+@click.command(context_settings={"max_content_width": 100})
+@click.argument("outline", required=False, type=click.Path(dir_okay=False))
+@click.option("--urls", "urls_file", type=click.Path(dir_okay=False),
+              help="URLs to gate: a plain list, Markdown or a Sources.md-style list (one section per heading).")
+@click.option("--query", help="A one-off query (section 'query'); needs --provider.")
+@click.option("--provider", "providers", multiple=True, metavar="NAME",
+              help=f"Provider for every section, replacing the outline's (repeatable): {', '.join(NAMES)}.")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
+              help="Corpus to write; an existing one is extended (known sources keep their IDs).")
+@click.option("--rejects", "rejects_path", type=click.Path(dir_okay=False),
+              help="Write the rejected candidates and the findings that failed them here (JSON).")
+@click.option("--per-section", "per_section", type=click.Path(file_okay=False),
+              help="Also write one corpus per section into this folder (<section>.json).")
+@click.option("--gate", type=click.Choice(GATES), default="default", show_default=True,
+              help="strict: warnings and errors reject; default: errors; lenient: only dead, placeholder "
+                   "and private-address errors.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
+@config_options
+@fetch_options
+def command(outline: str | None, urls_file: str | None, query: str | None, providers: tuple[str, ...], output: str,
+            rejects_path: str | None, per_section: str | None, gate: str, quiet: bool, config_path: str | None,
+            select: tuple[str, ...], ignore: tuple[str, ...], rule_dirs: tuple[str, ...], **fetch: Any) -> None:
+    """Search providers for sources, fetch and validate every result with the audit engine, and
+    write only the ones that pass, each with a stable src-NNN ID.
+
+    \b
+    Providers: directory (a curated source list), tavily, serpapi, brave, perplexity
+    (URLs from its search results only, never its prose), firecrawl; --urls for listed URLs.
+    API keys come from environment variables only: TAVILY_API_KEY, SERPAPI_API_KEY,
+    BRAVE_API_KEY, PERPLEXITY_API_KEY, FIRECRAWL_API_KEY.
+
+    \b
+    Examples:
+      citecheck harvest outline.yaml -o sourced_corpus.json --rejects rejects.json
+      citecheck harvest --urls Sources.md -o sourced_corpus.json --gate strict
+      citecheck harvest --query "EU road freight 2023 @ec.europa.eu" --provider tavily -o corpus.json
+
+    Format of the outline and the directory: docs/harvest.md.
+    """
+    config = build_config(config_path, select, ignore, rule_dirs, **fetch)
+    result = harvest(outline, providers=_split(providers), config=config, urls=urls_file, query=query, into=output,
+                     gate=gate, progress=not quiet)
+    write_outputs(result, output, rejects_path=rejects_path, per_section_dir=per_section)
+    rejects_table(result, sys.stderr)
+    for line in summary_lines(result):
+        click.echo(f"citecheck harvest: {line}", err=True)
+    sys.exit(result.exit_code)

@@ -1,0 +1,116 @@
+"""`citecheck harvest` on the command line: outputs, exit codes 0/1/2, one-line errors, and an
+interrupted run that leaves the previous corpus intact and resumes from the cache."""
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+from test_harvest import OUTLINE, directory_yaml
+from test_harvest_site import Page, Site, threaded_site
+
+CONFIG = "ignore: [U004, C005]\nfetch:\n  allow: ['127.0.0.1']\n  timeout: 10\n  retries: 0\n  cache: {cache}\n"
+
+
+def cli(*args: str) -> Result:
+    from citecheck.cli import main
+
+    return CliRunner(env={"GITHUB_ACTIONS": None}).invoke(main, ["harvest", *args])
+
+
+def project(tmp_path: Path, site: Site, outline: str = OUTLINE) -> list[str]:
+    (tmp_path / "directory.yaml").write_text(directory_yaml(site))
+    (tmp_path / "outline.yaml").write_text(outline)
+    (tmp_path / "cfg.yaml").write_text(CONFIG.format(cache=tmp_path / "cache.sqlite"))
+    return [str(tmp_path / "outline.yaml"), "--config", str(tmp_path / "cfg.yaml"), "-o", str(tmp_path / "corpus.json")]
+
+
+def test_strict_run_writes_corpus_rejects_and_sections(tmp_path: Path) -> None:
+    with threaded_site() as site:
+        result = cli(*project(tmp_path, site), "--gate", "strict", "--rejects", str(tmp_path / "rejects.json"),
+                     "--per-section", str(tmp_path / "sections"))
+    assert result.exit_code == 1, result.output  # strict: any reject fails the run
+    corpus = json.loads((tmp_path / "corpus.json").read_text())
+    assert [e["id"] for e in corpus] == ["src-001", "src-002", "src-003", "src-004"]
+    rejects = json.loads((tmp_path / "rejects.json").read_text())
+    assert rejects["version"] == 1 and rejects["summary"]["rejected"] == 5
+    assert rejects["summary"]["by_reason"] == {"H001": 1, "H003": 1, "H004": 1, "U001": 1, "title-contradiction": 1}
+    dead = next(r for r in rejects["rejects"] if r["url"].endswith("/stats/removed-report"))
+    assert dead["findings"][0]["rule"] == "H001" and dead["origin"].endswith("outline.yaml:8")
+    sections = {p.stem: json.loads(p.read_text()) for p in (tmp_path / "sections").glob("*.json")}
+    assert {k: [e["id"] for e in v] for k, v in sections.items()} == {
+        "market": ["src-001", "src-002"], "competition": ["src-003"], "regulation": ["src-004"]}
+    assert json.loads((tmp_path / "corpus.json.ids").read_text())["high_water"] == 4
+    assert "removed-report" in result.stderr and "H001" in result.stderr  # the rejects table
+    assert "harvest: 3 sections" in result.stderr  # progress
+
+
+def test_default_gate_exits_0_and_empty_section_exits_1(tmp_path: Path) -> None:
+    with threaded_site() as site:
+        assert cli(*project(tmp_path, site), "-q").exit_code == 0
+        empty = OUTLINE + "  - id: outlook\n    title: Outlook\n    queries: [no such thing anywhere]\n" \
+                          "    preferred_sources: [Statistics Office]\n"
+        result = cli(*project(tmp_path, site, empty), "-q")
+    assert result.exit_code == 1
+    assert "section 'outlook' ended with no source" in result.stderr
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--query", "road freight"], "--query needs a provider"),
+    (["--query", "road freight", "--provider", "tavily"], "set the TAVILY_API_KEY environment variable"),
+    (["--provider", "google", "--query", "x"], "unknown provider 'google'"),
+    ([], "nothing to harvest"),
+])
+def test_bad_usage_is_one_line_exit_2(tmp_path: Path, args: list[str], message: str) -> None:
+    result = cli(*args, "-o", str(tmp_path / "c.json"))
+    assert result.exit_code == 2 and message in result.stderr and "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "c.json").exists()
+
+
+def test_malformed_outline_exit_2_with_file_and_line(tmp_path: Path) -> None:
+    (tmp_path / "outline.yaml").write_text("title: x\ncompany: {name: a}\nsections:\n  - id: a\n    titel: A\n")
+    result = cli(str(tmp_path / "outline.yaml"), "-o", str(tmp_path / "c.json"))
+    assert result.exit_code == 2
+    assert result.stderr.strip() == (f"citecheck: error: {tmp_path / 'outline.yaml'}:5: sections.0: unknown key "
+                                     "'titel' (known keys: id, preferred_sources, providers, queries, questions, "
+                                     "title, urls)")
+
+
+def test_interrupted_run_keeps_the_previous_corpus_and_resumes_from_cache(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    from citecheck.harvest.judge import Judge
+
+    with threaded_site() as site:
+        args = project(tmp_path, site)
+        assert cli(*args, "-q").exit_code == 0
+        before = (tmp_path / "corpus.json").read_bytes()
+        site.pages["/stats/goods-transport"] = Page(200, site.pages["/stats/goods-transport"].html.replace(
+            "3.1 billion", "3.2 billion"))
+        original = Judge._fresh
+
+        async def interrupt(self: Judge, url: str) -> Any:
+            if url.endswith("/law/mobility-package"):  # Ctrl-C once the other pages are in
+                await asyncio.sleep(1.5)
+                signal.raise_signal(signal.SIGINT)
+                await asyncio.sleep(10)
+            return await original(self, url)
+
+        monkeypatch.setattr(Judge, "_fresh", interrupt)
+        site.log.clear()
+        result = cli(*args, "-q", "--max-age", "0")
+        assert result.exit_code == 130 and "interrupted" in result.stderr
+        assert (tmp_path / "corpus.json").read_bytes() == before  # untouched, not half-written
+        refetched = {p for p in site.log if p.startswith(("/stats", "/news", "/law"))}
+        monkeypatch.setattr(Judge, "_fresh", original)
+        site.log.clear()
+        assert cli(*args, "-q").exit_code == 0
+        again = {p for p in site.log if p.startswith(("/stats", "/news", "/law"))}
+    assert "/stats/goods-transport" in refetched and "/law/mobility-package" not in refetched
+    assert again == set()  # the interrupted run's fetches (and the first run's) came from the cache
+    corpus = json.loads((tmp_path / "corpus.json").read_text())
+    assert any("3.2 billion" in e["body_excerpt"] for e in corpus)
