@@ -22,9 +22,10 @@ import hashlib
 import json
 import re
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 from citecheck.config import build
@@ -113,7 +114,7 @@ def _fallback_url(row: dict[str, str], body: bytes) -> str:
 def load_captures(pages: Path = PAGES) -> list[Capture]:
     """Every labelled page with the URL it was cited as, its status, headers and redirect hops."""
     rows = _rows(pages)
-    first_request = {}
+    first_request: dict[str, str] = {}
     for row in rows:  # captures of one cache key share the cited URL: the earliest capture's request
         if row["label"] == "response-metadata":
             first_request.setdefault(row["origin_path"], json.loads((pages / row["path"]).read_text())["request_url"])

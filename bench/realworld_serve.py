@@ -15,10 +15,18 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from aiohttp import web
+from realworld_pages import (
+    GENERIC_404,
+    PAGES,
+    Capture,
+    load_captures,
+    report,
+    run_rules,
+    sibling_answers,
+)
 
 from citecheck.config import FetchConfig
 from citecheck.models import Hop, Page
-from realworld_pages import GENERIC_404, PAGES, Capture, load_captures, report, run_rules, sibling_answers
 
 Answer = tuple[int, dict[str, str], bytes]
 _PASS_HEADERS = ("content-type", "cf-mitigated", "server", "retry-after", "refresh", "x-datadome")

@@ -9,15 +9,23 @@ from typing import Any
 
 import pytest
 
-from citecheck.checks import (bot_challenge, http_error, non_html, paywall, redirect, soft_404, title_mismatch,
-                              unreachable)
+from citecheck.checks import (
+    bot_challenge,
+    http_error,
+    non_html,
+    paywall,
+    redirect,
+    soft_404,
+    title_mismatch,
+    unreachable,
+)
 from citecheck.engine.registry import build_registry
 from citecheck.engine.run import Fetched
 from citecheck.models import Hop, Link, Location, Outcome, Page
 
 MODULES = ("http_error", "unreachable", "soft_404", "paywall", "login_wall", "bot_challenge", "title_mismatch",
            "redirect", "parked_domain", "non_html")
-ALLOWED_IMPORTS = {"__future__", "re", "typing", "urllib.parse", "dataclasses", "functools", "unicodedata",
+ALLOWED_IMPORTS = {"__future__", "re", "typing", "collections.abc", "urllib.parse", "dataclasses", "functools", "unicodedata",
                    "rapidfuzz", "lxml", "citecheck.models", "citecheck.urls", "citecheck.checks._page",
                    "citecheck.checks._match", "citecheck.checks.bot_challenge", "citecheck.engine.run"}
 REGISTRY = build_registry()

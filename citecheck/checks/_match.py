@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 from urllib.parse import unquote, urlsplit
 
 from lxml import etree, html

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable, Mapping
 from dataclasses import fields
 from functools import lru_cache
-from typing import Any, Iterable, Mapping
+from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from citecheck.models import Hit, Page, Severity

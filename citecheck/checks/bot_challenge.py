@@ -20,7 +20,8 @@ Passing example (the same URL answered 200 with the project page):
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any
 
 from citecheck.checks._page import emit, find_marker, find_phrase, pack_list
 from citecheck.models import Hit, Page

@@ -17,7 +17,8 @@ Passing example (the server answers 200 with the post):
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any
 
 from citecheck.checks._page import emit
 from citecheck.checks.bot_challenge import challenge_markers

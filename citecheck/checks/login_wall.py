@@ -19,7 +19,8 @@ Passing example (the event page answers with the event):
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from citecheck.checks._page import emit, find_phrase, pack_list

@@ -14,7 +14,8 @@ Passing example (an HTML page):
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any
 
 from citecheck.checks._page import answered, content_type, emit, is_html
 from citecheck.models import Hit, Page

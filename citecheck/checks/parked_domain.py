@@ -17,7 +17,8 @@ Passing example (the company's real blog answers):
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any
 
 from citecheck.checks._page import emit, find_marker, find_phrase, pack_list
 from citecheck.models import Hit, Page

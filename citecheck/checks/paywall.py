@@ -18,7 +18,8 @@ Passing example (the article text is all there, even though the JSON-LD says not
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any
 
 from citecheck.checks._page import answered, emit, find_phrase, is_html, pack_list
 from citecheck.models import Hit, Page

@@ -18,7 +18,8 @@ Passing example (the final address is cited; it answers 200 directly):
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from citecheck.checks._page import emit

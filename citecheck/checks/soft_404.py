@@ -26,13 +26,23 @@ Passing example (200 with the review, title "Yi 4K Action Camera Review"):
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from rapidfuzz import fuzz
 
 from citecheck.checks._match import content_words, match, slug_words
-from citecheck.checks._page import answered, emit, find_phrase, is_deep, is_html, is_root, pack_list, path_segments
+from citecheck.checks._page import (
+    answered,
+    emit,
+    find_phrase,
+    is_deep,
+    is_html,
+    is_root,
+    pack_list,
+    path_segments,
+)
 from citecheck.models import Hit, Page
 from citecheck.urls import registrable_domain
 

@@ -20,7 +20,8 @@ Passing example (the page title is "Building agentic RAG pipelines with Amazon B
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any
 
 from citecheck.checks._match import content_words, match, slug_words, words
 from citecheck.checks._page import answered, emit, fold, is_html

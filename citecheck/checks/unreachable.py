@@ -16,7 +16,8 @@ Passing example (the host resolves and answers):
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any
 
 from citecheck.checks._page import emit
 from citecheck.models import Hit, Page
