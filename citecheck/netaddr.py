@@ -101,7 +101,7 @@ def parse_ip(host: str) -> IPAddress | None:
             return IPv6Address(text.split("%", 1)[0])
         except ValueError:
             return None
-    return parse_ipv4(text[:-1] if text.endswith(".") else text) if text else None
+    return parse_ipv4(text.removesuffix(".")) if text else None
 
 
 def embedded_ipv4(ip: IPv6Address) -> tuple[IPv4Address, str] | None:

@@ -6,10 +6,15 @@ from typing import Any
 
 import pytest
 
-from citecheck.checks import duplicate_canonical_url, id_integrity, placeholder_in_corpus, stale_fetch
-from citecheck.checks.schema import parse_timestamp, record_problems
+from citecheck.checks import (
+    duplicate_canonical_url,
+    id_integrity,
+    placeholder_in_corpus,
+    stale_fetch,
+)
 from citecheck.checks.id_integrity import id_problem
 from citecheck.checks.placeholder_in_corpus import url_problems
+from citecheck.checks.schema import parse_timestamp, record_problems
 from citecheck.engine.packs import load_packs
 from citecheck.extract.corpus import build_corpus
 from citecheck.models import Corpus

@@ -7,7 +7,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from citecheck.netaddr import classify_host, classify_ip, embedded_ipv4, parse_ip, parse_ipv4
+from citecheck.netaddr import (
+    classify_host,
+    classify_ip,
+    embedded_ipv4,
+    parse_ip,
+    parse_ipv4,
+)
 
 LOOPBACK_SPELLINGS = [
     "127.0.0.1", "2130706433", "0x7f000001", "0X7F000001", "0177.0.0.1", "0x7f.0.0.1", "127.1", "127.0.1",

@@ -89,7 +89,8 @@ def _strs(value: Any) -> list[str]:
 def unclaimed_terms(firm: Mapping[str, Any], company: Mapping[str, Any], allow: Iterable[str] = ()) -> list[str]:
     """The firm's terms the company profile does not claim."""
     geographies = _strs(company.get("geographies"))
-    related = firm.get("related") if isinstance(firm.get("related"), Mapping) else {}
+    related = firm.get("related")
+    related = related if isinstance(related, Mapping) else {}
     claimed_by_group = {_words(t) for g, ts in related.items() if any(_overlaps(g, geo) for geo in geographies)
                         for t in _strs(ts)}
     skip = {_words(a) for a in allow}

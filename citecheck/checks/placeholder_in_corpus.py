@@ -19,11 +19,11 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any, Iterator, Mapping
 
-from citecheck.checks.schema import record_location
 from citecheck.checks.hallucination_pattern import as_date, hallucination_signals
 from citecheck.checks.malformed_url import malformed_reason
 from citecheck.checks.placeholder_domain import placeholder_match
 from citecheck.checks.private_address import private_reason
+from citecheck.checks.schema import record_location
 from citecheck.models import Corpus, Hit, Source
 from citecheck.urls import host_of
 

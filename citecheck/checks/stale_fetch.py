@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Mapping
 
-from citecheck.checks.schema import parse_timestamp, record_location
 from citecheck.checks.hallucination_pattern import as_date
+from citecheck.checks.schema import parse_timestamp, record_location
 from citecheck.models import Corpus, Hit
 
 ID = "C003"
