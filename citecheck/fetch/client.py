@@ -150,8 +150,8 @@ class Fetcher:
     async def _attempt(self, target: Any, budget: "_Budget") -> Answer:
         assert self._session is not None, "use Fetcher as an async context manager"
         answer = Answer(str(target))
-        async with self.slots.hold(_host_key(target)) as stats:
-            deadline = budget.start()
+        async with self.slots.hold(_host_key(target), urgent=budget.deadline is not None) as stats:
+            deadline = budget.start(stats.waited)
             try:
                 async with asyncio.timeout_at(deadline):
                     response = await self._session.get(target, allow_redirects=False,
@@ -196,15 +196,18 @@ class Fetcher:
 
 
 class _Budget:
-    """The per-URL time budget; the clock starts when the first request gets its slots."""
+    """The per-URL time budget: it runs from the first request on, but not while waiting for slots
+    (queueing behind other URLs is not this URL's slowness)."""
 
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
         self.deadline: float | None = None
 
-    def start(self) -> float:
+    def start(self, waited: float = 0.0) -> float:
         if self.deadline is None:
             self.deadline = asyncio.get_running_loop().time() + self.seconds
+        else:
+            self.deadline += waited
         return self.deadline
 
     def left(self) -> float:
