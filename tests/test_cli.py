@@ -6,8 +6,9 @@ import os
 import socket
 import subprocess
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import netguard
 import pytest
@@ -77,7 +78,7 @@ def test_version() -> None:
 
 def test_python_m_version(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-m", "citecheck", "--version"], cwd=tmp_path, capture_output=True,
-                          text=True, timeout=60)
+                          text=True, timeout=60, check=False)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == f"citecheck, version {__version__}"
 
@@ -324,10 +325,10 @@ def _suppress(cwd: Path, directive: str, *extra: str) -> tuple[int, dict[str, An
 
 
 def test_disable_next_line_with_reason(cwd: Path) -> None:
-    code, payload = _suppress(cwd, '<!-- citecheck: disable=U001 reason="quoted from the report" -->')
+    _, payload = _suppress(cwd, '<!-- citecheck: disable=U001 reason="quoted from the report" -->')
     assert [(f["rule"], f["line"]) for f in payload["findings"]] == [("U001", 6)]
     assert payload["summary"]["suppressed"] == 1
-    code, payload = _suppress(cwd, '<!-- citecheck: disable=placeholder-domain reason="by slug" -->')
+    _, payload = _suppress(cwd, '<!-- citecheck: disable=placeholder-domain reason="by slug" -->')
     assert [(f["rule"], f["line"]) for f in payload["findings"]] == [("U001", 6)]
 
 
@@ -408,7 +409,8 @@ def test_the_socket_guard_itself_trips(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_offline_audit_opens_no_internet_socket(cwd: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    write(cwd / "memo.md", BAD + CLEAN + "Also https://www.nature.com/articles/s41586-023-06291-2 and www.bbc.co.uk/news.\n")
+    more = "Also https://www.nature.com/articles/s41586-023-06291-2 and www.bbc.co.uk/news.\n"
+    write(cwd / "memo.md", BAD + CLEAN + more)
     write(cwd / "sourced_corpus.json", json.dumps([{"id": "src-001", "url": "https://www.sec.gov/x"}]))
     netguard.forbid_inet_sockets(monkeypatch)
     for fmt in ("text", "json", "sarif", "github", "junit"):

@@ -64,7 +64,8 @@ def test_normalise_hides_durations_and_version_only() -> None:
     sarif = json.dumps({"runs": [{"tool": {"driver": {"version": "9.9"}}, "properties": {"duration_s": 2.5}}]})
     run = json.loads(regen.normalise("sarif", sarif))["runs"][0]
     assert run["tool"]["driver"]["version"] == "VERSION" and run["properties"]["duration_s"] == 0
-    assert regen.normalise("text", "x\n2 finding(s): ... offline in 0.123 s\n") == "x\n2 finding(s): ... offline in 0.0 s\n"
+    text = "x\n2 finding(s): ... offline in 0.123 s\n"
+    assert regen.normalise("text", text) == "x\n2 finding(s): ... offline in 0.0 s\n"
     assert regen.normalise("junit", '<a time="1.5"><b time="0.2"/></a>') == '<a time="0"><b time="0"/></a>'
     assert regen.normalise("github", "::error line=1::took 3.5 s") == "::error line=1::took 3.5 s"
 

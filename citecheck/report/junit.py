@@ -8,7 +8,8 @@ XML 1.0 cannot carry at all (control characters, lone surrogates) are written as
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from lxml import etree
 
@@ -79,8 +80,9 @@ def suite(path: str, findings: list[Finding], suppressed: list[Finding]) -> etre
 
 
 def case(f: Finding, kind: str) -> etree._Element:
-    node = etree.Element("testcase", classname=xml_text(f.path), name=xml_text(f"{f.rule} {f.name} at {f.line}:{f.column}"),
-                         file=xml_text(f.path), line=str(f.line))
+    node = etree.Element("testcase", classname=xml_text(f.path),
+                         name=xml_text(f"{f.rule} {f.name} at {f.line}:{f.column}"), file=xml_text(f.path),
+                         line=str(f.line))
     outcome = etree.SubElement(node, kind, message=xml_text(f.message or f.name),
                                type="suppressed" if kind == "skipped" else f.severity.value)
     outcome.text = xml_text(details(f))
