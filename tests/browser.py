@@ -14,11 +14,13 @@ import os
 import shutil
 import subprocess
 import tempfile
+import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, Coroutine, Self, TypeVar
 
 import aiohttp
 
+T = TypeVar("T")
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--disable-default-apps", "--disable-extensions", "--mute-audio", "--remote-debugging-port=0")
@@ -43,10 +45,11 @@ class Browser:
         self._ids = itertools.count(1)
         self._pending: dict[int, asyncio.Future[dict[str, Any]]] = {}
 
-    async def __aenter__(self) -> Browser:
+    async def __aenter__(self) -> Self:
         self.profile = tempfile.mkdtemp(prefix="citecheck-chromium-")
-        self.proc = subprocess.Popen([self.executable, *FLAGS, f"--user-data-dir={self.profile}", "about:blank"],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.proc = await asyncio.create_subprocess_exec(
+            self.executable, *FLAGS, f"--user-data-dir={self.profile}", "about:blank",
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         port, path = await self._active_port()
         self.http = aiohttp.ClientSession()
         self.ws = await self.http.ws_connect(f"ws://127.0.0.1:{port}{path}", max_msg_size=0)
@@ -59,16 +62,16 @@ class Browser:
         await self.http.close()
         self.proc.terminate()
         try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
+            await asyncio.wait_for(self.proc.wait(), 10)
+        except TimeoutError:
             self.proc.kill()
-            self.proc.wait()
+            await self.proc.wait()
         shutil.rmtree(self.profile, ignore_errors=True)
 
     async def _active_port(self) -> tuple[int, str]:
         marker = Path(self.profile) / "DevToolsActivePort"
         for _ in range(int(self.timeout * 10)):
-            if self.proc.poll() is not None:
+            if self.proc.returncode is not None:
                 raise RuntimeError(f"{self.executable} exited with {self.proc.returncode}")
             lines = marker.read_text().split("\n") if marker.exists() else []
             if len(lines) >= 2 and lines[0].strip().isdigit() and lines[1].startswith("/"):
@@ -105,7 +108,7 @@ class Browser:
     async def new_tab(self) -> Tab:
         target = await self.send("Target.createTarget", {"url": "about:blank"})
         attached = await self.send("Target.attachToTarget", {"targetId": target["targetId"], "flatten": True})
-        tab = Tab(self, attached["sessionId"])
+        tab = Tab(self, attached["sessionId"], target["targetId"])
         for domain in ("Page", "Network", "Runtime", "Log"):
             await tab.send(f"{domain}.enable")
         return tab
@@ -114,8 +117,11 @@ class Browser:
 class Tab:
     """One page, attached in flat mode: commands and events carry its session id."""
 
-    def __init__(self, browser: Browser, session: str) -> None:
-        self.browser, self.session = browser, session
+    def __init__(self, browser: Browser, session: str, target: str) -> None:
+        self.browser, self.session, self.target = browser, session, target
+
+    async def close(self) -> None:
+        await self.browser.send("Target.closeTarget", {"targetId": self.target})
 
     async def send(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
         return await self.browser.send(method, params, self.session)
@@ -162,3 +168,24 @@ class Tab:
 
     def requested_urls(self) -> list[str]:
         return [p["request"]["url"] for p in self.events("Network.requestWillBeSent")]
+
+
+class SharedBrowser:
+    """One browser for many synchronous tests: its event loop runs in a daemon thread."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="cdp", daemon=True)
+        self.thread.start()
+        self.browser = self.call(Browser().__aenter__())
+
+    def call(self, coro: Coroutine[Any, Any, T], timeout: float = 120.0) -> T:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    def close(self) -> None:
+        try:
+            self.call(self.browser.__aexit__(None, None, None))
+        finally:
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self.thread.join(10)
+            self.loop.close()

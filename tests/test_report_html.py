@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from test_report_html_sample import HOSTILE_TITLE, sample_report
 
 from citecheck.audit import Report
 from citecheck.cli import main
@@ -17,7 +18,6 @@ from citecheck.report import render
 from citecheck.report.html_markup import link_or_text, web_url
 from citecheck.report.html_script import csp_hash
 from citecheck.report.html_verdicts import VERDICTS
-from test_report_html_sample import HOSTILE_TITLE, sample_report
 
 
 @pytest.fixture(scope="module")
@@ -100,7 +100,8 @@ def test_sections_are_ranked_by_trouble(page: str) -> None:
 def test_every_finding_is_shown_where_it_occurs(page: str) -> None:
     _, findings, _ = sample_report()
     for f in findings:
-        anchor = re.search(rf'<a href="#([\w-]+)">{re.escape(f"{f.path}:{f.line}:{f.column}")}</a>', page)
+        anchor = re.search(rf'<a href="#([\w-]+)" title="{re.escape(f.path)}, line {f.line}, column {f.column}">'
+                           rf'{f.line}:{f.column}</a>', page)
         assert anchor, f
         assert f'id="{anchor.group(1)}"' in page
     assert 'id="m1-lf17"' in page  # the finding without a URL sits under its line
@@ -130,7 +131,7 @@ def test_self_contained_with_a_strict_csp(page: str) -> None:
 def test_without_a_report_context_the_findings_still_render() -> None:
     finding = Finding("memo.md", 2, 3, "U001", "placeholder-domain", Severity.ERROR, "placeholder", "https://example.com")
     page = render("html", [finding], {"findings": 1, "errors": 1})
-    assert "memo.md:2:3" in page and '<dd data-key="findings">1</dd>' in page
+    assert "2:3" in page and '<dd data-key="findings">1</dd>' in page
 
 
 def test_cli_writes_the_html_report(tmp_path: Path) -> None:

@@ -62,7 +62,8 @@ def owner(f: Finding, cites: list[Cite]) -> Cite | None:
         same = [c for c in near if f.url in (c.url, c.text)]
         exact = [c for c in same if (c.line, c.column) == (f.line, f.column)]
         after = [c for c in same if (c.line, c.column) >= (f.line, f.column)]
-        return (exact or after or [c for c in same if c.line == f.line] or [None])[0]
+        ranked = exact or after or [c for c in same if c.line == f.line]
+        return ranked[0] if ranked else None
     ids = [c for c in near if c.kind == "source-id"]
     exact = [c for c in ids if (c.line, c.column) == (f.line, f.column)]
     if exact:

@@ -27,11 +27,11 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Iterable, Mapping
 
+from citecheck.models import Finding, Severity
 from citecheck.report.html_evidence import badge, severity
 from citecheck.report.html_markup import esc, link_or_text, number
 from citecheck.report.html_page import page
 from citecheck.report.html_verdicts import BY_KEY, finding_verdict
-from citecheck.models import Finding, Severity
 
 
 def render_harvest_report(result: Mapping[str, Any]) -> str:

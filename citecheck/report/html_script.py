@@ -18,7 +18,8 @@ SCRIPT = r"""
     if (!el || el.tagName !== "DETAILS") { return; }
     el.open = true;
     var summary = el.querySelector("summary");
-    if (focus && summary) { summary.focus(); }
+    // after the link's own fragment navigation, which would otherwise take focus back
+    if (focus && summary) { window.setTimeout(function () { summary.focus(); }, 0); }
   }
   function fromHash() {
     try { reveal(decodeURIComponent(location.hash.slice(1)), false); } catch (e) { /* malformed hash */ }

@@ -59,6 +59,7 @@ caption{text-align:left;color:var(--muted);padding:.25rem 0}
 th,td{border-bottom:1px solid var(--line);padding:.35rem .5rem;text-align:left;vertical-align:top}
 thead th{background:var(--soft);white-space:nowrap}
 th[scope=row]{font-weight:600}
+td small{display:block}
 th button{font:inherit;font-weight:700;background:none;border:0;padding:0;cursor:pointer;color:inherit}
 th button::after{content:" \\2195";color:var(--muted)}
 th[aria-sort=ascending] button::after{content:" \\2191"}th[aria-sort=descending] button::after{content:" \\2193"}

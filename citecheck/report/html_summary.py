@@ -41,7 +41,8 @@ def _score(s: Mapping[str, Any]) -> str:
     value = s.get("citation_truth_score")
     if not isinstance(value, (int, float)):
         return ('<div class="card"><h3>Citation-truth score</h3><p class="none">Not computed for this run.</p></div>')
-    fine = s.get("verdicts") if isinstance(s.get("verdicts"), Mapping) else {}
+    fine = s.get("verdicts")
+    fine = fine if isinstance(fine, Mapping) else {}
     inputs = "".join(f'<li>{esc(k)} <b data-score-verdict="{esc(k)}">{number(v)}</b></li>' for k, v in sorted(fine.items()))
     listing = f'<p class="k">What the score counted</p><ul class="plain">{inputs}</ul>' if inputs else ""
     return (f'<div class="card"><h3>Citation-truth score</h3><p class="big" data-key="citation_truth_score">'
@@ -76,7 +77,8 @@ def _memos(view: ReportView) -> str:
         score = score_bar(m.score, f"Score of {m.doc.path}") if m.score is not None else "—"
         found = sum(len(c.findings) for c in m.cites) + sum(map(len, m.line_findings.values())) + len(m.file_findings)
         rows.append(f'<tr><th scope="row"><a href="#{m.anchor}">{esc(m.doc.path)}</a></th>'
-                    f'<td{attrs(data_k=f"{m.score if m.score is not None else 99:06.2f}")}>{score}</td>'
+                    f'<td{attrs(data_k=f"{m.score if m.score is not None else 99:06.2f}", data_memo_score=m.doc.path if m.score is not None else None)}>'
+                    f'{score}</td>'
                     f'<td data-k="{len(m.cites):06d}">{len(m.cites)}</td><td data-k="{found:06d}">{found}</td>'
                     f'<td class="wide">{chips(Counter(c.verdict for c in m.cites))}</td></tr>')
     head = ('<tr><th scope="col" data-sort>Memo</th><th scope="col" data-sort>Score</th>'
@@ -96,7 +98,8 @@ def _sections(view: ReportView) -> str:
                           if k != "score" and isinstance(v, (int, float))) if r.score else ""
         rows.append(f'<tr><td data-k="{rank:06d}">{rank}</td><th scope="row"><a href="#{r.memo.anchor}-L{r.line}">'
                     f'{esc(r.name)}</a> <span class="where">{esc(r.memo.doc.path)}:{r.line}</span></th>'
-                    f'<td data-k="{value if isinstance(value, (int, float)) else 99:06.2f}">{score}'
+                    f'<td{attrs(data_k=f"{value if isinstance(value, (int, float)) else 99:06.2f}", data_section_score=r.name if isinstance(value, (int, float)) else None)}>'
+                    f'{score}'
                     f'{f"<small>{extra}</small>" if extra else ""}</td><td data-k="{errors:06d}">{errors}</td>'
                     f'<td data-k="{warnings:06d}">{warnings}</td><td data-k="{bad:06d}">{bad}</td>'
                     f'<td class="wide">{chips(Counter(c.verdict for c in r.cites))}</td></tr>')

@@ -18,15 +18,22 @@ _SEV_RANK = {"error": 3, "warning": 2, "info": 1}
 
 def render_findings(view: ReportView, registry: Any = None, suppressed: list[Finding] | None = None) -> str:
     paths = {m.doc.path: m.index for m in view.memos}
-    rows = "".join(_row(f, n, view, paths, registry) for n, f in enumerate(view.findings))
+    single = len({f.path for f in view.findings}) == 1  # one file: "line:column" says it all
+    rows = "".join(_row(f, n, view, paths, registry, single) for n, f in enumerate(view.findings))
     body = rows or '<tr><td colspan="5">No findings.</td></tr>'
     head = "".join(f'<th scope="col" data-sort>{h}</th>' for h in ("Severity", "Rule", "Location", "Verdict"))
     table = (f'<div class="table-wrap"><table id="ftable" class="sortable stackable findings-table" aria-describedby="f-count">'
-             f'<caption>{len(view.findings)} findings; the location opens the evidence in the memo view</caption>'
+             f'<caption>{len(view.findings)} findings{_in(view.findings)}; the location (line:column) opens the evidence in '
+             f'the memo view</caption>'
              f'<thead><tr>{head}<th scope="col">Message</th></tr></thead><tbody>{body}</tbody></table></div>')
     return (f'<section id="findings" aria-labelledby="findings-h"><h2 id="findings-h">Findings '
             f'<span class="count">({len(view.findings)})</span></h2>{_filters(view.findings)}{table}'
             f'{_suppressed(suppressed or [], registry)}</section>')
+
+
+def _in(findings: list[Finding]) -> str:
+    paths = {f.path for f in findings}
+    return f" in {esc(paths.pop())}" if len(paths) == 1 else ""
 
 
 def _filters(findings: list[Finding]) -> str:
@@ -41,11 +48,12 @@ def _filters(findings: list[Finding]) -> str:
             f'<output id="f-count" aria-live="polite">{len(findings)} of {len(findings)} findings shown</output></form>')
 
 
-def _row(f: Finding, n: int, view: ReportView, paths: dict[str, int], registry: Any) -> str:
+def _row(f: Finding, n: int, view: ReportView, paths: dict[str, int], registry: Any, single: bool) -> str:
     sev = f.severity.value
-    where = f"{f.path}:{f.line}:{f.column}"
+    where = f"{f.line}:{f.column}" if single else f"{f.path}:{f.line}:{f.column}"
     target = view.target(f)
-    place = f'<a href="#{target}">{esc(where)}</a>' if target else esc(where)
+    title = f' title="{esc(f.path)}, line {f.line}, column {f.column}"'
+    place = f'<a href="#{target}"{title}>{esc(where)}</a>' if target else f"<span{title}>{esc(where)}</span>"
     key = f"{paths.get(f.path, 9999):04d}|{esc(f.path)}|{f.line:07d}|{f.column:05d}|{n:06d}"
     shown = finding_verdict(f)
     verdict = badge(shown[0]) if shown else '<span class="muted">—</span>'

@@ -71,7 +71,7 @@ def classify(findings: Iterable[Finding], page: Page | None) -> tuple[str, list[
         hit = finding_verdict(f)
         if hit is None:
             continue
-        shown, fine = hit
+        shown = hit[0]
         if shown == "dead" and page is not None and page.outcome is Outcome.UNVERIFIABLE:
             shown = "unverifiable"  # a blocked fetch is never proof of death
         if f.name not in reasons:
