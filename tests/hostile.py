@@ -36,7 +36,7 @@ CHALLENGE = ("<html><head><title>Just a moment...</title></head><body>"
 @lru_cache(maxsize=None)
 def gzip_bomb(size: int = 64 * 1024 * 1024) -> bytes:
     """`size` zero bytes as one gzip member (about 1000:1)."""
-    packer = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+    packer = zlib.compressobj(6, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
     block = b"\0" * (1024 * 1024)
     return b"".join(packer.compress(block) for _ in range(size // len(block))) + packer.flush()
 

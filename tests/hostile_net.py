@@ -76,7 +76,7 @@ async def short_body(reader: asyncio.StreamReader, writer: asyncio.StreamWriter)
 async def long_body(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
     """Content-Length says 27 bytes; more follow (a lying length the other way)."""
     await read_request(reader)
-    writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 27\r\nConnection: close\r\n\r\n"
+    writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 27\r\n\r\n"
                  b"<html><title>ok</title>    TRAILING GARBAGE" * 1)
     await writer.drain()
 

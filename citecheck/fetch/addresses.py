@@ -55,8 +55,8 @@ def ip_refusal(ip: IPAddress) -> str:
         why = _own_refusal(inner)
         if why:
             return f"{why} (embedded in {ip})"
-        if isinstance(ip, ipaddress.IPv6Address) and (ip.ipv4_mapped is not None or int(ip) >> 32 == 0):
-            return ""  # ::ffff:8.8.8.8 is 8.8.8.8: Python calls the wrapper private for that reason alone
+        if isinstance(ip, ipaddress.IPv6Address) and (ip.ipv4_mapped is not None or int(ip) >> 32 == 0 or ip in _NAT64):
+            return ""  # ::ffff:8.8.8.8 is 8.8.8.8: Python calls such wrappers non-global for that reason alone
     return _own_refusal(ip)
 
 

@@ -55,7 +55,9 @@ def parse_allow(entry: str) -> Allowed:
     text = entry.strip()
     port: int | None = None
     if text.startswith("["):
-        host, _, rest = text[1:].partition("]")
+        host, bracket, rest = text[1:].partition("]")
+        if not bracket or (rest and not rest.startswith(":")):
+            raise ConfigError(f"fetch.allow: {entry!r} is not HOST_OR_IP[:PORT]")
         port = _port(rest[1:], entry) if rest.startswith(":") else None
     elif text.count(":") == 1:
         host, _, raw_port = text.partition(":")

@@ -1,0 +1,93 @@
+"""The guard's pure parts: address classification, numeric host spellings, allow entries."""
+from __future__ import annotations
+
+import ipaddress
+
+import pytest
+
+from citecheck.errors import ConfigError
+from citecheck.fetch.guard import Guard, Refused, ip_refusal, parse_allow
+from citecheck.fetch.addresses import literal_ip
+
+# (host as written in a URL, the address it really names)
+SPELLINGS = [
+    ("127.0.0.1", "127.0.0.1"), ("127.1", "127.0.0.1"), ("127.0.1", "127.0.0.1"), ("2130706433", "127.0.0.1"),
+    ("0x7f000001", "127.0.0.1"), ("0x7f.0.0.1", "127.0.0.1"), ("0177.0.0.1", "127.0.0.1"),
+    ("017700000001", "127.0.0.1"), ("0X7F.1", "127.0.0.1"), ("[::1]", "::1"), ("[::]", "::"), ("0.0.0.0", "0.0.0.0"),
+    ("0", "0.0.0.0"), ("[::ffff:127.0.0.1]", "::ffff:7f00:1"), ("[::ffff:a9fe:a9fe]", "::ffff:a9fe:a9fe"),
+    ("[::127.0.0.1]", "::7f00:1"), ("[2002:7f00:1::]", "2002:7f00:1::"), ("[2002:a9fe:a9fe::1]", "2002:a9fe:a9fe::1"),
+    ("[2001:0:4136:e378:8000:63bf:80ff:fffe]", "2001:0:4136:e378:8000:63bf:80ff:fffe"),
+    ("[64:ff9b::a9fe:a9fe]", "64:ff9b::a9fe:a9fe"), ("[64:ff9b::7f00:1]", "64:ff9b::7f00:1"),
+    ("[64:ff9b:1::a00:1]", "64:ff9b:1::a00:1"),
+    ("100.64.0.1", "100.64.0.1"), ("169.254.169.254", "169.254.169.254"), ("0xa9fea9fe", "169.254.169.254"),
+    ("169.254.169.254.", "169.254.169.254"), ("100.100.100.200", "100.100.100.200"), ("10.0.0.1", "10.0.0.1"),
+    ("10.255.255.255", "10.255.255.255"), ("012.1", "10.0.0.1"), ("172.16.0.1", "172.16.0.1"),
+    ("172.31.255.254", "172.31.255.254"), ("192.168.1.1", "192.168.1.1"), ("3232235777", "192.168.1.1"),
+    ("[fc00::1]", "fc00::1"), ("[fd12:3456::1]", "fd12:3456::1"), ("[fe80::1]", "fe80::1"),
+    ("224.0.0.1", "224.0.0.1"), ("239.255.255.250", "239.255.255.250"), ("[ff02::1]", "ff02::1"),
+    ("255.255.255.255", "255.255.255.255"), ("198.18.0.1", "198.18.0.1"), ("192.0.0.192", "192.0.0.192"),
+    ("240.0.0.1", "240.0.0.1"),
+]
+PUBLIC = ["93.184.216.34", "8.8.8.8", "1.1.1.1", "2606:4700:4700::1111", "::ffff:8.8.8.8", "64:ff9b::808:808",
+          "2002:808:808::1", "172.32.0.1", "100.128.0.1", "11.0.0.1"]
+
+
+@pytest.mark.parametrize("spelling,address", SPELLINGS)
+def test_spelling_reads_as_address_and_is_refused(spelling: str, address: str) -> None:
+    ip = literal_ip(spelling)
+    assert ip == ipaddress.ip_address(address)
+    assert ip_refusal(ip), f"{spelling} must be refused"
+
+
+@pytest.mark.parametrize("address", PUBLIC)
+def test_public_addresses_pass(address: str) -> None:
+    assert ip_refusal(ipaddress.ip_address(address)) == ""
+
+
+def test_refusal_names_the_reason() -> None:
+    assert ip_refusal(ipaddress.ip_address("169.254.169.254")) == "cloud metadata"
+    assert "loopback" in ip_refusal(ipaddress.ip_address("::ffff:127.0.0.1"))
+    assert ip_refusal(ipaddress.ip_address("64:ff9b::a9fe:a9fe")).startswith("cloud metadata (embedded")
+    assert ip_refusal(ipaddress.ip_address("100.64.0.1")) == "shared (CGNAT)"
+
+
+@pytest.mark.parametrize("host", ["example.com", "127.0.0.1.nip.io", "0x7f.example", "1.2.3.a"])
+def test_names_are_not_literals(host: str) -> None:
+    assert literal_ip(host) is None
+
+
+@pytest.mark.parametrize("host", ["1.2.3.4.5", "256.0.0.1", "0x100000000", "08.0.0.1", "0x1.0x1.0x1.0x1.0x1"])
+def test_invalid_numeric_hosts_raise(host: str) -> None:
+    with pytest.raises(ValueError):
+        literal_ip(host)
+
+
+def test_vet_url_refuses_and_canonicalises() -> None:
+    guard = Guard(allow=("127.0.0.1:8080",))
+    assert str(guard.vet_url("http://0x7f000001:8080/a?b#c")) == "http://127.0.0.1:8080/a?b#c"
+    for url, error in [("http://0x7f000001:8081/", "blocked-private"), ("ftp://example.com/", "bad-scheme"),
+                       ("javascript:alert(1)", "bad-scheme"), ("http://u:p@example.com/", "credentials"),
+                       ("http://user@example.com/", "credentials"), ("http:///nohost", "invalid-url"),
+                       ("http://1.2.3.4.5/", "blocked-private")]:
+        with pytest.raises(Refused) as info:
+            guard.vet_url(url)
+        assert info.value.error == error, url
+
+
+def test_allow_entries() -> None:
+    assert parse_allow("127.0.0.1").network == ipaddress.ip_network("127.0.0.1/32")
+    assert parse_allow("10.0.0.0/8:8443").port == 8443
+    assert parse_allow("[::1]:8080").network == ipaddress.ip_network("::1/128")
+    assert parse_allow("fd00::/8").port is None
+    assert parse_allow("Intranet.Test:81").name == "intranet.test"
+    for bad in ("host:notaport", "host:70000", ":80", "[::1"):
+        with pytest.raises(ConfigError):
+            parse_allow(bad)
+
+
+def test_allow_private_and_port_scoped_allow() -> None:
+    ip = ipaddress.ip_address("127.0.0.1")
+    assert Guard(allow_private=True).refusal("x", ip, 1) == ""
+    scoped = Guard(allow=("127.0.0.1:8080",))
+    assert scoped.refusal("127.0.0.1", ip, 8080) == "" and scoped.refusal("127.0.0.1", ip, 8081) == "loopback"
+    assert Guard(allow=("intranet.test",)).allows_name("INTRANET.test.", 80)
