@@ -1,0 +1,123 @@
+"""The fetch cache: hits and misses, expiry, what is never stored, two writers, a corrupt file."""
+from __future__ import annotations
+
+import multiprocessing
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hostile import HostileWeb
+
+from citecheck.config import FetchConfig
+from citecheck.fetch import fetch_all
+from citecheck.fetch.cache import Cache, cacheable, default_path
+from citecheck.models import Hop, Outcome, Page
+
+OK = Page(url="https://example.org/a?utm_source=x", outcome=Outcome.OK, status=200, final_url="https://example.org/a",
+          chain=(Hop("https://example.org/a", 200),), headers={"content-type": "text/html"}, title="A",
+          text_sample="text", meta={"og:title": "A"}, sibling_status=404, sibling_text="nope")
+
+
+def test_hit_miss_and_canonical_key(tmp_path: Path) -> None:
+    with Cache(tmp_path / "c.sqlite") as cache:
+        assert cache.get(OK.url, 30) is None
+        cache.put(OK)
+        hit = cache.get("http://www.example.org/a/", 30)
+        assert hit is not None and hit.from_cache and hit.url == "http://www.example.org/a/"
+        assert replace(hit, url=OK.url, from_cache=False) == OK
+        assert cache.get("https://example.org/b", 30) is None
+
+
+def test_expiry_and_prune(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with Cache(tmp_path / "c.sqlite") as cache:
+        real = time.time
+        monkeypatch.setattr(time, "time", lambda: real() - 10 * 86400)
+        cache.put(OK)
+        monkeypatch.setattr(time, "time", real)
+        assert cache.get(OK.url, 30) is not None and cache.get(OK.url, 5) is None
+        assert cache.prune(5) == 1 and cache.get(OK.url, 30) is None
+
+
+@pytest.mark.parametrize("outcome,error,stored", [
+    (Outcome.OK, "", True), (Outcome.OK, "body-too-large", True), (Outcome.DEAD, "", True),
+    (Outcome.DEAD, "nxdomain", True), (Outcome.DEAD, "server-error", False), (Outcome.UNVERIFIABLE, "timeout", False),
+    (Outcome.UNVERIFIABLE, "rate-limited", False), (Outcome.UNVERIFIABLE, "challenge", False),
+    (Outcome.EXCLUDED, "blocked-private", False), (Outcome.ERROR, "internal: x", False),
+])
+def test_only_settled_facts_are_stored(tmp_path: Path, outcome: Outcome, error: str, stored: bool) -> None:
+    page = replace(OK, outcome=outcome, error=error)
+    assert cacheable(page) is stored
+    with Cache(tmp_path / "c.sqlite") as cache:
+        cache.put(page)
+        assert (cache.get(page.url, 30) is not None) is stored
+
+
+def test_extras_stats_clear(tmp_path: Path) -> None:
+    with Cache(tmp_path / "c.sqlite") as cache:
+        assert cache.get_extra("main-text", "abc") is None
+        cache.put_extra("main-text", "abc", {"text": "body"})
+        cache.put(OK)
+        assert cache.get_extra("main-text", "abc") == {"text": "body"}
+        stats = cache.stats()
+        assert (stats["pages"], stats["extras"], stats["by_outcome"]) == (1, 1, {"ok": 1})
+        assert cache.clear() == 2 and cache.stats()["pages"] == 0
+
+
+def test_default_path_follows_xdg(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert default_path() == tmp_path / "citecheck" / "cache.sqlite"
+    with Cache() as cache:
+        assert cache.path == tmp_path / "citecheck" / "cache.sqlite" and cache.path.exists()
+
+
+def test_corrupt_file_is_rebuilt_with_a_warning(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "c.sqlite"
+    path.write_bytes(b"this is not a database" * 100)
+    with Cache(path) as cache:
+        cache.put(OK)
+        assert cache.get(OK.url, 30) is not None
+    assert "unreadable" in capsys.readouterr().err and (tmp_path / "c.sqlite.corrupt").exists()
+
+
+def _writer(path: str, name: str, count: int) -> None:
+    cache = Cache(path)
+    for batch in range(0, count, 10):
+        cache.put_many([replace(OK, url=f"https://example.org/{name}/{n}") for n in range(batch, batch + 10)])
+    cache.close()
+
+
+def test_two_processes_write_one_cache(tmp_path: Path) -> None:
+    path = str(tmp_path / "shared.sqlite")
+    Cache(path).close()
+    context = multiprocessing.get_context("fork")
+    workers = [context.Process(target=_writer, args=(path, name, 300)) for name in ("p1", "p2")]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(60)
+    assert [w.exitcode for w in workers] == [0, 0]
+    with Cache(path) as cache:
+        assert cache.stats()["pages"] == 600
+
+
+@pytest.fixture
+async def site(aiohttp_server: Any) -> Any:
+    web = HostileWeb()
+    server = await aiohttp_server(web.app)
+    web.base = f"http://127.0.0.1:{server.port}"  # type: ignore[attr-defined]
+    return web
+
+
+async def test_fetch_all_uses_and_fills_the_cache(site: Any, tmp_path: Path) -> None:
+    config = FetchConfig(allow=("127.0.0.1",), cache=str(tmp_path / "c.sqlite"), timeout=2, retries=0)
+    urls = [site.base + p for p in ("/article", "/missing", "/ratelimit/x?n=99&after=0")]
+    first = await fetch_all(urls, config)
+    assert not any(p.from_cache for p in first.values()) and first.cached == 0
+    second = await fetch_all(urls, config)
+    assert second[urls[0]].from_cache and second[urls[1]].from_cache and not second[urls[2]].from_cache
+    assert second[urls[0]].sibling_status == 404 and second.cached == 2
+    assert site.hits["/article"] == 1 and site.hits["/missing"] == 1 and site.hits["/ratelimit/x"] == 2
+    await fetch_all(urls, replace(config, use_cache=False))
+    assert site.hits["/article"] == 2
