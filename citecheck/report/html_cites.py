@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 from citecheck.models import Corpus, Document, Finding, Link, Page, Source
-from citecheck.report.html_verdicts import classify
+from citecheck.report.html_verdicts import BY_KEY, classify, finding_verdict
 
 SENTENCE_SPAN = 5  # lines a memo rule's sentence may run before its citation
 
@@ -75,8 +75,14 @@ def owner(f: Finding, cites: list[Cite]) -> Cite | None:
 
 def settle(cite: Cite) -> None:
     """Fix a cite's verdict once its findings are attached."""
+    cite.findings.sort(key=_weight, reverse=True)  # the verdict-deciding finding leads the summary line
     cite.verdict, cite.reasons = classify(cite.findings, cite.page)
     if cite.kind == "source-id" and cite.verdict == "not-checked" and cite.source is not None:
         cite.verdict, cite.reasons = "live", ["in corpus"]
     if cite.in_code and "code sample" not in cite.reasons:
         cite.reasons.append("code sample")
+
+
+def _weight(f: Finding) -> tuple[int, int]:
+    implied = finding_verdict(f)
+    return (BY_KEY[implied[0]].rank if implied else -1), f.severity.rank

@@ -85,7 +85,8 @@ def _overview(sections: list[dict[str, Any]]) -> str:
         for item in s["rejected"]:
             reasons.update(f"{f.rule} {f.name}" for f in _findings(item))
     head = "".join(f'<th scope="col" data-sort>{h}</th>' for h in ("Section", "Kept", "Rejected"))
-    top = "".join(f"<li><code>{esc(k)}</code> <b>{number(v)}</b></li>" for k, v in sorted(reasons.items()))
+    top = "".join(f"<li><code>{esc(k)}</code> <b>{number(v)}</b></li>" for k, v in
+                  sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0])))
     why = f'<div class="card"><h3>Why candidates were rejected</h3><ul class="plain">{top}</ul></div>' if top else ""
     return (f'<section id="summary" aria-labelledby="summary-h"><h2 id="summary-h">Summary</h2>'
             f'<div class="card wide"><h3 id="hs-h">Sections</h3><div class="table-wrap"><table class="sortable stackable"'

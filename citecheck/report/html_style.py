@@ -123,6 +123,7 @@ background:var(--paper)}
 .nolink{font-family:var(--mono);overflow-wrap:anywhere}
 .memo h2 .kicker{margin-bottom:.1rem}
 .suppressed{margin-top:1rem}
+.harvest-section h3{margin-top:1.25rem}
 @media (max-width:700px){
 body{font-size:14px}
 .top{position:static;padding:.5rem .75rem}
@@ -148,7 +149,6 @@ main{max-width:none;padding:0}
 .card,.ev,tr{break-inside:avoid}
 .src{overflow:visible}
 .ev>summary{white-space:normal}
-a.ext::after{content:" <" attr(href) ">";font-size:.8em;color:var(--muted)}
 }
 @media print{details::details-content{content-visibility:visible;display:block}}
 """
