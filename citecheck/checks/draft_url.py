@@ -23,12 +23,12 @@ Passing example:
 from __future__ import annotations
 
 import bisect
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
-from citecheck.models import Hit, Location
+from citecheck.models import Document, Hit, Location
 from citecheck.write.corpusindex import CorpusIndex, url_key
 from citecheck.write.regions import line_offsets
-from citecheck.write.scrub import CORPUS_URL
+from citecheck.write.scrub import CORPUS_URL, Removal
 from citecheck.write.violations import url_violations, written_key
 
 ID = "M009"
@@ -43,16 +43,21 @@ OPTIONS = {"allow_corpus_urls": "corpus URLs are not reported (write sets false 
 def check(memo: Any, options: Mapping[str, Any]) -> Iterator[Hit]:
     if memo.corpus is None:
         return
-    doc = memo.document
-    starts = line_offsets(doc.text)
-    seen = set() if options.get("report_links") else {(link.location.line, url_key(link.url))
-                                                      for link in doc.links if not link.in_code}
     allow = bool(options.get("allow_corpus_urls", True))
-    for removal in url_violations(doc.text, CorpusIndex(memo.corpus), allow_corpus=allow):
+    removals = url_violations(memo.document.text, CorpusIndex(memo.corpus), allow_corpus=allow)
+    yield from hits(memo.document, removals, bool(options.get("report_links")))
+
+
+def hits(document: Document, removals: Iterable[Removal], report_links: bool = True) -> Iterator[Hit]:
+    """One hit per removal (`write` calls this with the removals it made)."""
+    starts = line_offsets(document.text)
+    seen = set() if report_links else {(link.location.line, url_key(link.url))
+                                       for link in document.links if not link.in_code}
+    for removal in removals:
         line = bisect.bisect_right(starts, removal.at)
         if (line, written_key(removal)) in seen:
             continue
-        where = Location(doc.path, line, removal.at - starts[line - 1] + 1)
+        where = Location(document.path, line, removal.at - starts[line - 1] + 1)
         if removal.reason == CORPUS_URL:
             yield Hit(f"URL of corpus entry {removal.source_id} written into the draft; cite [{removal.source_id}]",
                       where, removal.url, evidence=removal.kind, fix=f"[{removal.source_id}]")

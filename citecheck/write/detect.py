@@ -1,45 +1,53 @@
 """Find every URL-shaped span in a text, deliberately broadly (false positives beat leaks).
 
 Runs on the shadow copy (see `shadow.py`), so zero-width splits, full-width forms, entities,
-escapes and defanging do not hide anything, then maps each span back to the original text.
-Shapes, beyond citecheck's own bare matcher (`extract.bare.find_urls`, also run on the
-original text so defanged hosts without a path are caught):
+escapes and defanging do not hide anything, then maps each span back to the original text. It finds
+everything citecheck's bare matcher (`extract.bare.find_urls`) finds, and more (the write
+tests check that with an independent scanner built on that matcher):
 
   any `scheme://` or `scheme:\\\\` (also `https:evil.com`, `https:/evil.com`, which browsers fix up)
   known schemes without slashes (`mailto:`, `javascript:`, `data:`, `doi:`, `urn:`, `tel:` …)
   protocol-relative `//host.tld/…`; `www.` hosts with or without a path
   schemeless `host.tld/…`, `host.tld?q=…`, `host.tld#frag`, `host.tld:8080` (any alphabetic TLD:
   `node.js/x` counts, on purpose); IPv4 with a port or path; `localhost:port`
-  bare DOIs `10.1234/abc`
+  bare DOIs `10.1234/abc`; defanged hosts even without a path (`example[.]com`, `evil(dot)com`)
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 
-from citecheck.extract.bare import find_urls, refang, trim
+from citecheck.extract.bare import refang, trim
 from citecheck.write.shadow import Shadow, build_shadow
 
 _TAIL = r"[^\s<>\"'`]"
-_LABEL = r"[^\W_](?:[\w-]{0,62})"
+_LABEL = r"[^\W_][\w-]{0,62}+"  # possessive: a label never gives characters back
 _TLD = r"(?:[^\W\d_]{2,63}|xn--[a-z0-9-]{2,59})"
-_KNOWN_SCHEMES = (
-    "mailto|javascript|vbscript|data|tel|sms|urn|doi|file|news|nntp|magnet|blob|cid|mid|irc|ircs|xmpp|geo|git|ssh|"
-    "sftp|svn|s3|gs|ipfs|ipns|ftp|ftps|about|view-source|intent|market|itms-apps|itms|webcal|feed|telnet|ldap|sip|"
-    "sips|skype|zoommtg|slack|tg|whatsapp|spotify|steam|bitcoin|jar|chrome|chrome-extension|moz-extension|ws|wss"
-)
+KNOWN_SCHEMES = frozenset((
+    "mailto javascript vbscript data tel sms urn doi file news nntp magnet blob cid mid irc ircs xmpp geo git ssh "
+    "sftp svn s3 gs ipfs ipns ftp ftps about view-source intent market itms-apps itms webcal feed telnet ldap sip "
+    "sips skype zoommtg slack tg whatsapp spotify steam bitcoin jar chrome chrome-extension moz-extension ws wss "
+    "http https hxxp hxxps"
+).split())
+# `scheme:` then: two slashes (any scheme), or a known scheme (browsers also fix up `https:evil.com`).
+_SCHEME_RE = re.compile(r"(?<![\w+.\-])(?P<scheme>[A-Za-z][A-Za-z0-9+.\-]{0,31}+):(?P<slashes>[/\\]{0,2})"
+                        + _TAIL + "+")
+# (kind, regex, hint): a regex runs only when its cheap hint is in the lowered shadow text.
 _SHAPES = [
-    ("scheme", re.compile(r"(?<![A-Za-z0-9+.\-])[A-Za-z][A-Za-z0-9+.\-]{0,31}:[/\\]{2}" + _TAIL + "*", re.I)),
-    ("scheme", re.compile(r"(?<![\w+.\-])(?:h(?:tt|xx)ps?|wss?|ftps?):[/\\]?" + _TAIL + "+", re.I)),
-    ("scheme", re.compile(r"(?<![\w+.\-])(?:" + _KNOWN_SCHEMES + r"):" + _TAIL + "+", re.I)),
-    ("domain", re.compile(r"(?<![\w:/\\])[/\\]{2}(?:" + _LABEL + r"\.)+" + _TLD + r"\b" + _TAIL + "*", re.I)),
-    ("www", re.compile(r"(?<![\w-])www\d{0,3}\.(?:" + _LABEL + r"\.)*" + _LABEL + _TAIL + "*", re.I)),
-    ("domain", re.compile(r"(?<![\w-])(?:" + _LABEL + r"\.)+" + _TLD + r"\.?(?:(?::\d{1,5})(?!\d)|[/\\]|[?#](?=[^\s]))"
-                          + _TAIL + "*", re.I)),
-    ("ip", re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?:(?::\d{1,5})|[/\\?#])" + _TAIL + "*")),
-    ("ip", re.compile(r"(?<![\w.-])localhost(?::\d{1,5}|[/\\])" + _TAIL + "*", re.I)),
-    ("doi", re.compile(r"(?<![\w./])10\.\d{4,9}/" + _TAIL + "+")),
+    ("domain", re.compile(r"(?<![\w:/\\])[/\\]{2}(?:" + _LABEL + r"\.)+" + _TLD + r"\b" + _TAIL + "*", re.I), ("//", "\\\\")),
+    ("www", re.compile(r"(?<![\w-])www\d{0,3}\.(?:" + _LABEL + r"\.)*" + _LABEL + _TAIL + "*", re.I), ("www",)),
+    ("ip", re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?:(?::\d{1,5})|[/\\?#])" + _TAIL + "*"), (".",)),
+    ("ip", re.compile(r"(?<![\w.-])localhost(?::\d{1,5}|[/\\])" + _TAIL + "*", re.I), ("localhost",)),
+    ("doi", re.compile(r"(?<![\w./])10\.\d{4,9}/" + _TAIL + "+"), ("10.",)),
 ]
+# Schemeless `host.tld/…`: found by its TLD (a literal dot: fast to search), then matched in a window.
+_HOST_PATH_RE = re.compile(r"(?<![\w-])(?:" + _LABEL + r"\.)+" + _TLD + r"\.?(?:(?::\d{1,5})(?!\d)|[/\\]|[?#](?=[^\s]))"
+                           + _TAIL + "*", re.I)
+_TLD_HINT_RE = re.compile(r"\." + _TLD + r"\.?(?::\d|[/\\]|[?#]\S)", re.I)
+# Defanged hosts need no path (`example[.]com`); the shadow has refanged them, so look at the original.
+_DEFANGED_RE = re.compile(r"(?<![\w-])[\w-]++(?:(?:\[\.\]|\(\.\)|\{\.\}|\[dot\]|\(dot\)|\{dot\})[\w-]+)+" + _TAIL + "*", re.I)
+_ANY_HINT_RE = re.compile(r"[:/\\.&\[({]|[^\x00-\x7f]")  # every URL shape needs one of these
+_DEFANG_HINTS = ("[.]", "(.)", "{.}", "[dot]", "(dot)", "{dot}")
 
 
 @dataclass(frozen=True)
@@ -54,23 +62,49 @@ class Span:
 
 def url_spans(text: str, shadow: Shadow | None = None) -> list[Span]:
     """Every URL-shaped span of `text`, merged where they overlap, left to right."""
+    if not _ANY_HINT_RE.search(text):
+        return []
     shadow = shadow or build_shadow(text)
     found: list[Span] = []
-    for kind, regex in _SHAPES:
-        for m in regex.finditer(shadow.text):
+    if ":" in shadow.text:
+        for m in _SCHEME_RE.finditer(shadow.text):
+            if len(m.group("slashes")) == 2 or m.group("scheme").lower() in KNOWN_SCHEMES:
+                _add(found, shadow, m.start(), trim(m.group(0)), "scheme")
+    lowered = shadow.text.lower()
+    for kind, regex, hints in _SHAPES:
+        if any(h in lowered for h in hints):
+            for m in regex.finditer(shadow.text):
+                _add(found, shadow, m.start(), trim(m.group(0)), kind)
+    for lo, hi in _host_windows(shadow.text):
+        for m in _HOST_PATH_RE.finditer(shadow.text, lo, hi):
             candidate = trim(m.group(0))
-            if kind == "domain" and not _keeps_path(candidate):
-                continue
-            if len(candidate) >= 4:
-                start, end = shadow.original(m.start(), m.start() + len(candidate))
-                found.append(Span(start, end, kind, normalise_url(candidate)))
-    for match in find_urls(shadow.text):
-        start, end = shadow.original(match.start, match.start + len(match.raw))
-        found.append(Span(start, end, match.kind, match.url))
-    for match in find_urls(text):
-        found.append(Span(match.start, match.start + len(match.raw), match.kind, match.url))
+            if _keeps_path(candidate):
+                _add(found, shadow, m.start(), candidate, "domain")
+    if any(h in text.lower() for h in _DEFANG_HINTS):
+        for m in _DEFANGED_RE.finditer(text):
+            found.append(Span(m.start(), m.start() + len(trim(m.group(0))), "defanged", ""))
     return [Span(s.start, s.end, s.kind, normalise_url(trim(build_shadow(text[s.start:s.end]).text), s.kind))
             for s in merge(found)]
+
+
+def _host_windows(text: str) -> list[tuple[int, int]]:
+    """Stretches that may hold a schemeless host with a path: up to 260 characters before a TLD
+    (hosts are at most 253) to the next whitespace."""
+    windows: list[tuple[int, int]] = []
+    for m in _TLD_HINT_RE.finditer(text):
+        space = re.compile(r"\s").search(text, m.end())
+        lo, hi = max(0, m.start() - 260), space.start() if space else len(text)
+        if windows and lo <= windows[-1][1]:
+            windows[-1] = (windows[-1][0], max(hi, windows[-1][1]))
+        else:
+            windows.append((lo, hi))
+    return windows
+
+
+def _add(found: list[Span], shadow: Shadow, start: int, candidate: str, kind: str) -> None:
+    if len(candidate) >= 4:
+        begin, end = shadow.original(start, start + len(candidate))
+        found.append(Span(begin, end, kind, ""))
 
 
 def _keeps_path(candidate: str) -> bool:

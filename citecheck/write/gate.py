@@ -1,17 +1,20 @@
 """The write gate: draft + corpus → memo with footnotes and a citation list, plus findings.
 
-    split off a previous run's citation list (and turn its footnotes back into IDs)
-    → scrub every URL (strict) or keep corpus URLs as citations (hybrid)
-    → number `[src-NNN]` citations as `[^N]`; unknown IDs become `<needs-source claim="…"/>`
-    → rescan the result until nothing URL-shaped is left → append the citation list.
+    split off a previous run's citation list → scrub every URL (strict) or keep corpus URLs
+    as citations (hybrid) → turn the previous run's footnotes back into IDs → rescan until
+    nothing URL-shaped is left → number `[src-NNN]` citations as `[^N]`, unknown IDs become
+    `<needs-source claim="…"/>` → append the citation list.
 
-Findings come from the engine's memo rules run over the draft as written (M009 draft-url
-reports every removal, M006 unknown-source-id every unknown ID), so they point at the draft.
+Findings come from the engine's memo rules over the draft as written, so they point at the
+draft: M006 unknown-source-id reports unknown IDs, M009 draft-url every removal (built from
+the removals this run made, through the rule's own hit builder). M007 uncorpused-url is
+superseded here: every URL it could report is an M009 removal.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from citecheck.checks import draft_url
 from citecheck.config import Config, load_config
 from citecheck.engine.registry import Registry, build_registry
 from citecheck.engine.run import Engine, Memo
@@ -22,17 +25,19 @@ from citecheck.models import Corpus, Finding
 from citecheck.write.citations import render_block, split_block
 from citecheck.write.cite import cite, restore_labels
 from citecheck.write.corpusindex import CorpusIndex
+from citecheck.write.detect import url_spans
 from citecheck.write.scrub import Removal, scrub
+from citecheck.write.violations import contract_breaches
 
 CONTRACT_RULES = ("M009", "M006")  # always run by write, whatever select/ignore say
-SUPERSEDED = ("M007",)  # uncorpused-url: every such URL is an M009 removal in write
+SUPERSEDED = ("M007",)
 _MAX_PASSES = 5
 
 
 @dataclass(frozen=True)
 class Transformed:
     text: str
-    removals: tuple[Removal, ...]
+    violations: tuple[Removal, ...]  # URLs the draft should not have held (what M009 reports)
     citations: tuple[tuple[str, str], ...]  # (footnote label, source id)
     unknown_ids: tuple[str, ...]
 
@@ -44,33 +49,44 @@ class WriteResult:
     text: str
     findings: list[Finding]
     suppressed: list[Finding] = field(default_factory=list)
-    removals: tuple[Removal, ...] = ()
+    violations: tuple[Removal, ...] = ()
     citations: tuple[tuple[str, str], ...] = ()
     unknown_ids: tuple[str, ...] = ()
     crashed: bool = False
 
 
+def normalise_newlines(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
 def transform(draft: str, index: CorpusIndex, *, strict: bool = True, hybrid: bool = False) -> Transformed:
-    """The memo text for a draft (no findings: see `write`)."""
+    """The memo text for a draft, and what was wrong with it (see the module docstring)."""
+    draft = normalise_newlines(draft)
     block = split_block(draft)
-    body = restore_labels(draft[:block.start], block.labels)
-    scrubbed = scrub(body, index, hybrid=hybrid, remove=strict)
-    cited = cite(scrubbed.text, index)
+    scrubbed = scrub(draft[:block.start], index, hybrid=hybrid, remove=strict)
+    text = restore_labels(scrubbed.text, block.labels)
+    text = _settle(text, index) if strict else text
+    cited = cite(text, index)
     text = cited.text
-    for _ in range(_MAX_PASSES if strict else 0):
-        again = scrub(text, index, hybrid=False)
-        if not again.removals:
-            break
-        text = again.text
-    else:
-        if strict:
-            raise CitecheckError("write: the draft still held URL-shaped text after repeated scrubbing; "
-                                 "refusing to write it (please report this draft)")
+    if strict and url_spans(text):  # claims are cleaned, so this never runs; kept as a last line
+        text = _settle(text, index)
     listing = render_block(list(cited.numbered))
     if listing:
         text = text.rstrip("\n") + "\n\n" + listing
-    return Transformed(text, scrubbed.removals, tuple((label, src.id) for label, src in cited.numbered),
+    breaches = contract_breaches(scrubbed.removals, draft, block.start, index)
+    return Transformed(text, tuple(breaches), tuple((label, src.id) for label, src in cited.numbered),
                        cited.unknown)
+
+
+def _settle(text: str, index: CorpusIndex) -> str:
+    """Scrub until nothing URL-shaped is left (removing a link can expose another)."""
+    for _ in range(_MAX_PASSES):
+        again = scrub(text, index)
+        if not again.removals:
+            return text
+        text = again.text
+    raise CitecheckError("write: URL-shaped text survived repeated scrubbing; refusing to write the memo "
+                         "(please report this draft)")
 
 
 def write(draft_text: str, corpus: Corpus, strict: bool = True, hybrid: bool = False, *, path: str = "<draft>",
@@ -78,12 +94,17 @@ def write(draft_text: str, corpus: Corpus, strict: bool = True, hybrid: bool = F
     """Gate a draft against a corpus: the memo text and the findings (see the module docstring)."""
     config = config or load_config()
     registry = registry or build_registry(config.packs)
+    draft_text = normalise_newlines(draft_text)
     out = transform(draft_text, CorpusIndex(corpus), strict=strict, hybrid=hybrid)
-    engine = Engine(_memo_rules(registry, config, hybrid))
+    rules = _memo_rules(registry, config, hybrid)
+    from_removals = [r for r in rules if r.spec.id == "M009" and strict]
+    engine = Engine([r for r in rules if r not in from_removals])
     document = extract_markdown(path, draft_text)
     found = engine.check_memo(Memo(document, corpus))
+    for rule in from_removals:
+        found += [engine.finding(rule, hit) for hit in draft_url.hits(document, out.violations)]
     kept, suppressed = engine.apply_directives(document, found, registry.rules)
-    return WriteResult(out.text, _dedupe(sorted(kept)), suppressed, out.removals, out.citations, out.unknown_ids,
+    return WriteResult(out.text, _dedupe(sorted(kept)), suppressed, out.violations, out.citations, out.unknown_ids,
                        engine.crashed)
 
 

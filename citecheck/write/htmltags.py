@@ -16,9 +16,10 @@ from citecheck.write.detect import url_spans
 from citecheck.write.regions import Regions
 from citecheck.write.structure import Construct
 
-_ATTR = r"[A-Za-z_:][A-Za-z0-9_.:-]*(?:\s*=\s*(?:[^\s\"'=<>`]+|'[^']*'|\"[^\"]*\"))?"
+# Unquoted values may hold `=` here: browsers accept `<a href=https://x/?a=b>` though CommonMark does not.
+_ATTR = r"[A-Za-z_:][A-Za-z0-9_.:-]*(?:\s*=\s*(?:[^\s\"'<>`]+|'[^']*'|\"[^\"]*\"))?"
 _OPEN_TAG_RE = re.compile(r"<(?P<name>[A-Za-z][A-Za-z0-9-]*)(?P<attrs>(?:\s+" + _ATTR + r")*)\s*(?P<close>/?)>")
-_ATTR_RE = re.compile(r"(?P<name>[A-Za-z_:][A-Za-z0-9_.:-]*)(?:\s*=\s*(?P<value>[^\s\"'=<>`]+|'[^']*'|\"[^\"]*\"))?")
+_ATTR_RE = re.compile(r"(?P<name>[A-Za-z_:][A-Za-z0-9_.:-]*)(?:\s*=\s*(?P<value>[^\s\"'<>`]+|'[^']*'|\"[^\"]*\"))?")
 URL_ATTRS = frozenset({
     "href", "src", "srcset", "imagesrcset", "action", "formaction", "poster", "data", "cite", "background",
     "longdesc", "lowsrc", "dynsrc", "codebase", "classid", "archive", "manifest", "ping", "usemap", "profile",

@@ -10,9 +10,11 @@ import re
 
 from markdown_it import MarkdownIt
 
-_MD = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
+# Block structure is all that is needed here: skip inline parsing (most of markdown-it's time).
+_MD = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"]).disable("inline")
+_MAYBE_CODE_BLOCK_RE = re.compile(r"^(?: {0,3}(?:`{3,}|~{3,})| *\t| {4,}\S)", re.MULTILINE)
 _COMMENT_RE = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
-_BACKTICKS_RE = re.compile(r"(?<!\\)`+")
+_BACKTICKS_RE = re.compile(r"`+")
 
 
 class Regions:
@@ -45,22 +47,23 @@ def line_offsets(text: str) -> list[int]:
 
 def literal_regions(text: str) -> Regions:
     """Code blocks (fenced and indented), code spans and HTML comments."""
-    lines = line_offsets(text)
     blocks: list[tuple[int, int]] = []
-    for tok in _MD.parse(text):
+    lines = line_offsets(text) if _MAYBE_CODE_BLOCK_RE.search(text) else []
+    for tok in _MD.parse(text) if lines else ():
         if tok.type in ("fence", "code_block") and tok.map:
             first, last = tok.map
             blocks.append((lines[first], min(lines[min(last, len(lines) - 1)], len(text))))
     block_regions = Regions(blocks)
     spans = list(blocks)
     spans.extend(_code_spans(text, block_regions))
-    spans.extend((m.start(), m.end()) for m in _COMMENT_RE.finditer(text) if m.start() not in block_regions)
+    if "<!--" in text:
+        spans.extend((m.start(), m.end()) for m in _COMMENT_RE.finditer(text) if m.start() not in block_regions)
     return Regions(spans)
 
 
 def _code_spans(text: str, blocks: Regions) -> list[tuple[int, int]]:
     """CommonMark code spans: a backtick run closes at the next run of the same length."""
-    runs = [m for m in _BACKTICKS_RE.finditer(text) if m.start() not in blocks]
+    runs = [m for m in _BACKTICKS_RE.finditer(text) if m.start() not in blocks and not _escaped(text, m.start())]
     spans: list[tuple[int, int]] = []
     i = 0
     while i < len(runs):
@@ -75,3 +78,11 @@ def _code_spans(text: str, blocks: Regions) -> list[tuple[int, int]]:
                 break
         i += 1
     return spans
+
+
+def _escaped(text: str, offset: int) -> bool:
+    """An odd number of backslashes before `offset`."""
+    count = 0
+    while offset - count > 0 and text[offset - count - 1] == "\\":
+        count += 1
+    return count % 2 == 1

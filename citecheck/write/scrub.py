@@ -77,7 +77,8 @@ def _suffix(reason: str, sid: str) -> str:
 
 
 def _constructs(body: str, literal: Regions) -> list[Construct]:
-    found = links(body, literal) + reference_definitions(body, literal) + autolinks(body, literal)
+    definitions = reference_definitions(body, literal)
+    found = links(body, literal, {d.label for d in definitions}) + definitions + autolinks(body, literal)
     found += html_tags(body, literal)
     found.sort(key=lambda c: (c.start, -c.end, _PRIORITY[c.kind]))
     kept: list[Construct] = []

@@ -10,6 +10,7 @@ character maps back to the half-open span of original characters that produced i
 """
 from __future__ import annotations
 
+import bisect
 import html
 import re
 import unicodedata
@@ -19,10 +20,10 @@ from functools import lru_cache
 # Anything that is not plain printable ASCII prose needs the slow path.
 _SPECIAL_RE = re.compile(
     r"[^\x20-\x7e\n\t]|&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});|\\[!-/:-@\[-`{-~]"
-    r"|[*`]|\[(?:\.|dot|:|/|://)\]|\((?:\.|dot)\)|\{(?:\.|dot)\}",
+    r"|h\*\*p|[*`]|\[(?:\.|dot|:|/|://)\]|\((?:\.|dot)\)|\{(?:\.|dot)\}",
     re.IGNORECASE,
 )
-_REFANG = {"[.]": ".", "[dot]": ".", "(.)": ".", "(dot)": ".", "{.}": ".", "{dot}": ".", "[:]": ":", "[/]": "/",
+_REFANG = {"h**p": "http", "[.]": ".", "[dot]": ".", "(.)": ".", "(dot)": ".", "{.}": ".", "{dot}": ".", "[:]": ":", "[/]": "/",
            "[://]": "://"}
 _LOOKALIKE = {"\u3002": ".", "\uff61": ".", "\ufe12": ".", "\u2024": ".", "\u2044": "/", "\u2215": "/",
               "\u29f8": "/", "\uff0f": "/"}
@@ -30,15 +31,22 @@ _LOOKALIKE = {"\u3002": ".", "\uff61": ".", "\ufe12": ".", "\u2024": ".", "\u204
 
 @dataclass(frozen=True)
 class Shadow:
-    """`text` is the shadow; `starts[k]:ends[k]` is the original span of shadow character k."""
+    """`text` is the shadow. Runs: (shadow start, original start, original end, copied verbatim);
+    a verbatim run maps character by character, any other run wholly to its original span."""
 
     text: str
-    starts: tuple[int, ...]
-    ends: tuple[int, ...]
+    runs: tuple[tuple[int, int, int, bool], ...]
+    run_starts: tuple[int, ...]
 
     def original(self, start: int, end: int) -> tuple[int, int]:
         """The original span covering shadow characters [start, end)."""
-        return self.starts[start], self.ends[end - 1]
+        return self._at(start)[0], self._at(end - 1)[1]
+
+    def _at(self, offset: int) -> tuple[int, int]:
+        run = self.runs[bisect.bisect_right(self.run_starts, offset) - 1]
+        if run[3]:
+            return run[1] + offset - run[0], run[1] + offset - run[0] + 1
+        return run[1], run[2]
 
 
 @lru_cache(maxsize=8192)
@@ -53,25 +61,25 @@ def normalise_char(ch: str) -> str:
 
 
 def build_shadow(text: str) -> Shadow:
-    """The shadow of `text`; plain ASCII runs are copied in bulk."""
+    """The shadow of `text`; plain runs are copied in bulk."""
     parts: list[str] = []
-    starts: list[int] = []
-    ends: list[int] = []
-    pos = 0
+    runs: list[tuple[int, int, int, bool]] = []
+    size = pos = 0
     for m in _SPECIAL_RE.finditer(text):
         if m.start() > pos:
+            runs.append((size, pos, m.start(), True))
             parts.append(text[pos:m.start()])
-            starts.extend(range(pos, m.start()))
-            ends.extend(range(pos + 1, m.start() + 1))
+            size += m.start() - pos
         out = _token(m.group(0))
-        parts.append(out)
-        starts.extend([m.start()] * len(out))
-        ends.extend([m.end()] * len(out))
+        if out:
+            runs.append((size, m.start(), m.end(), False))
+            parts.append(out)
+            size += len(out)
         pos = m.end()
-    parts.append(text[pos:])
-    starts.extend(range(pos, len(text)))
-    ends.extend(range(pos + 1, len(text) + 1))
-    return Shadow("".join(parts), tuple(starts), tuple(ends))
+    if pos < len(text) or not runs:
+        runs.append((size, pos, len(text), True))
+        parts.append(text[pos:])
+    return Shadow("".join(parts), tuple(runs), tuple(r[0] for r in runs))
 
 
 def _token(token: str) -> str:

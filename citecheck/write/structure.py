@@ -30,7 +30,8 @@ class Construct:
     label: str = ""  # normalised reference label (refdef, refuse)
 
 
-_OPEN_BRACKET_RE = re.compile(r"(?<!\\)(?:\\\\)*\[")
+_BRACKET_TOKEN_RE = re.compile(r"\\.|\[|\]|\n[ \t]*\n", re.DOTALL)  # escapes, brackets, blank lines
+_OPEN_BRACKET_RE = re.compile(r"\[")
 _REFDEF_RE = re.compile(
     r"^(?P<prefix>[ \t>]*)\[(?P<label>(?:[^\]\\\n]|\\.){1,999})\]:[ \t]*\n?[ \t]*(?P<dest><[^<>\n]*>|[^\s<>]\S*)"
     r"(?:[ \t]*\n?[ \t]*(?:\"[^\"]*\"|'[^']*'|\([^)]*\)))?[ \t]*$", re.MULTILINE)
@@ -40,27 +41,34 @@ _AUTOLINK_RE = re.compile(r"<(?:[A-Za-z][A-Za-z0-9+.\-]{1,31}:[^\s<>]*|[A-Za-z0-
 
 def _bracket_end(text: str, i: int) -> int | None:
     """Offset of the `]` closing the `[` at `i` (nesting, escapes, no blank line), or None."""
-    depth, j, stop = 0, i, min(len(text), i + 4000)
-    while j < stop:
-        c = text[j]
-        if c == "\\":
-            j += 2
-            continue
-        if c == "[":
+    depth, stop = 0, min(len(text), i + 4000)
+    for m in _BRACKET_TOKEN_RE.finditer(text, i, stop):
+        token = m.group(0)
+        if token == "[":
             depth += 1
-        elif c == "]":
+        elif token == "]":
             depth -= 1
             if depth == 0:
-                return j
-        elif c == "\n" and _blank_line_follows(text, j):
+                return m.start()
+        elif token[0] == "\n":
             return None
-        j += 1
     return None
 
 
-def _blank_line_follows(text: str, newline_at: int) -> bool:
-    end = text.find("\n", newline_at + 1)
-    return not text[newline_at + 1:end if end >= 0 else len(text)].strip()
+def _escaped(text: str, offset: int) -> bool:
+    count = 0
+    while offset - count > 0 and text[offset - count - 1] == "\\":
+        count += 1
+    return count % 2 == 1
+
+
+def _simple_close(text: str, open_at: int) -> int | None:
+    """The closing `]` when nothing nested, escaped or blank lies before it (the common case)."""
+    close = text.find("]", open_at + 1, open_at + 4000)
+    if close < 0:
+        return None
+    inner = text[open_at + 1:close]
+    return None if ("[" in inner or "\\" in inner or "\n" in inner) else close
 
 
 def _skip_ws(text: str, pos: int) -> int:
@@ -90,12 +98,16 @@ def _inline_tail(text: str, pos: int) -> tuple[str, int, int] | None:
     return None
 
 
-def links(text: str, literal: Regions) -> list[Construct]:
-    """Inline links and images, and bracket pairs that may use a reference definition."""
+def links(text: str, literal: Regions, labels: set[str] | frozenset[str] = frozenset()) -> list[Construct]:
+    """Inline links and images, and bracket pairs that use one of the reference `labels`."""
     found: list[Construct] = []
     for m in _OPEN_BRACKET_RE.finditer(text):
-        open_at = m.end() - 1
-        close = _bracket_end(text, open_at) if open_at not in literal else None
+        open_at = m.start()
+        if open_at in literal or _escaped(text, open_at):
+            continue
+        close = _simple_close(text, open_at)
+        if close is None:
+            close = _bracket_end(text, open_at)
         if close is None or text[open_at + 1:open_at + 2] == "^":
             continue
         image = open_at > 0 and text[open_at - 1] == "!" and (open_at < 2 or text[open_at - 2] != "\\")
@@ -106,13 +118,17 @@ def links(text: str, literal: Regions) -> list[Construct]:
             if tail:
                 found.append(Construct(start, tail[2], "image" if image else "inline", tail[0], tail[1], keep))
                 continue
+        if not labels:
+            continue
         end, label = close + 1, text[open_at + 1:close]
         if nxt == "[":
             label_end = _bracket_end(text, close + 1)
             if label_end is not None:
                 label = text[close + 2:label_end] or label
                 end = label_end + 1
-        found.append(Construct(start, end, "refuse", "", open_at, keep, label=normalizeReference(label)))
+        label = normalizeReference(label)
+        if label in labels:
+            found.append(Construct(start, end, "refuse", "", open_at, keep, label=label))
     return found
 
 

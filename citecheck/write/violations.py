@@ -1,4 +1,4 @@
-"""Every URL written into a draft or memo that the gate would take out: the facts behind M009.
+"""Every URL written into a draft or memo that the gate takes out: the facts behind M009.
 
 The body is scrubbed exactly as `write` scrubs it (same code, so every removal is reported);
 the generated citation list at the end is checked line by line, where corpus URLs belong and
@@ -7,8 +7,7 @@ anything else is a forgery.
 from __future__ import annotations
 
 from citecheck.write.citations import split_block
-from citecheck.write.corpusindex import CorpusIndex
-from citecheck.write.corpusindex import url_key
+from citecheck.write.corpusindex import CorpusIndex, url_key
 from citecheck.write.detect import normalise_url, url_spans
 from citecheck.write.scrub import CITED, UNCORPUSED, Removal, scrub
 from citecheck.write.shadow import shadow_text
@@ -17,11 +16,17 @@ from citecheck.write.shadow import shadow_text
 def url_violations(text: str, index: CorpusIndex, *, allow_corpus: bool) -> list[Removal]:
     """Removals that break the contract; corpus URLs count only when `allow_corpus` is false."""
     block = split_block(text)
-    found = [r for r in scrub(text[:block.start], index, hybrid=allow_corpus).removals if r.reason != CITED]
-    tail = text[block.start:]
+    removals = scrub(text[:block.start], index, hybrid=allow_corpus).removals
+    return contract_breaches(removals, text, block.start, index)
+
+
+def contract_breaches(removals: tuple[Removal, ...], text: str, block_start: int, index: CorpusIndex) -> list[Removal]:
+    """The removals that are violations, plus any non-corpus URL in the citation list."""
+    found = [r for r in removals if r.reason != CITED]
+    tail = text[block_start:]
     for span in url_spans(tail):
         if not index.lookup(span.url):
-            found.append(Removal(block.start + span.start, tail[span.start:span.end], span.kind, UNCORPUSED))
+            found.append(Removal(block_start + span.start, tail[span.start:span.end], span.kind, UNCORPUSED))
     return found
 
 
