@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from bisect import bisect_right
 from functools import lru_cache
 from typing import Callable, Iterator
 
@@ -33,9 +32,11 @@ _DEFANGED_HOST_RE = re.compile(
     r"(?<![\w./@-])(?:" + _LABEL + r"(?:\[\.\]|\(\.\)|\{\.\}|\[dot\]|\(dot\)|\.))+" + r"[a-z]{2,63}(?:[/:?#]" + _PATH_CHARS + r"*)?",
     re.IGNORECASE,
 )
-_DEFANG_HINT = re.compile(r"\[\.\]|\(\.\)|\{\.\}|\[dot\]|\(dot\)")
+_DEFANG_HINT = re.compile(r"\[\.\]|\(\.\)|\{\.\}|\[dot\]|\(dot\)", re.IGNORECASE)
+_WWW_HINT = re.compile("www", re.IGNORECASE)
 _FANG = [("[.]", "."), ("(.)", "."), ("{.}", "."), ("[dot]", "."), ("(dot)", "."), ("[:]", ":")]
 _TRAILING = ".,;:!?*_~'\""
+_TRIMMABLE = frozenset(_TRAILING + ")]};")
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,8 @@ def trim(candidate: str) -> str:
 
     Linear in the candidate's length: bracket counts are taken once and updated as characters go.
     """
+    if not candidate or candidate[-1] not in _TRIMMABLE:
+        return candidate
     opened = {")": candidate.count("("), "]": candidate.count("["), "}": candidate.count("{")}
     closed = {")": candidate.count(")"), "]": candidate.count("]"), "}": candidate.count("}")}
     end = len(candidate)
@@ -87,8 +90,8 @@ def known_suffix(host: str) -> bool:
 _EXTRACT = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
 
 
-def _has_defang(lowered: str) -> bool:
-    return _DEFANG_HINT.search(lowered) is not None
+def _has_defang(text: str) -> bool:
+    return _DEFANG_HINT.search(text) is not None
 
 
 def _is_defanged(raw: str) -> bool:
@@ -96,47 +99,38 @@ def _is_defanged(raw: str) -> bool:
     return lowered.startswith(("hxxp", "h**p", "fxp")) or any(f in lowered for f, _ in _FANG)
 
 
-class _Taken:
-    """Disjoint intervals already claimed, with O(log n) overlap checks."""
-
-    def __init__(self) -> None:
-        self.starts: list[int] = []
-        self.ends: list[int] = []
-
-    def free(self, start: int, end: int) -> bool:
-        i = bisect_right(self.starts, start)
-        if i and self.ends[i - 1] > start:
-            return False
-        return i == len(self.starts) or self.starts[i] >= end
-
-    def add(self, start: int, end: int) -> None:
-        i = bisect_right(self.starts, start)
-        self.starts.insert(i, start)
-        self.ends.insert(i, end)
-
-
 def find_urls(text: str) -> Iterator[BareMatch]:
     """Yield every URL-like string in `text`, left to right, without overlaps.
 
-    Passes run from the most to the least specific pattern; a later pass never takes text an
-    earlier one claimed. A pass whose cheap precondition fails is skipped (most prose has no `//`).
+    Passes run from the most to the least specific pattern. Text a pass claims is blanked (same
+    length, so offsets hold) before the next pass, which therefore cannot overlap it and skips
+    the long URL it would otherwise re-scan; a pass whose cheap precondition fails on what is left
+    is skipped (most prose has no `www`, `//` or `/` outside the URLs already found).
     """
-    taken, found = _Taken(), []
-    lowered = text.lower()
+    found: list[BareMatch] = []
     for regex, kind, hint in _PASSES:
-        if hint is not None and not hint(lowered):
+        if not hint(text):
             continue
-        for m in regex.finditer(text):
-            raw = trim(m.group(0))
-            start, end = m.start(), m.start() + len(raw)
-            if len(raw) < 4 or not taken.free(start, end):
-                continue
-            match = _classify(raw, kind, start)
-            if match:
-                taken.add(start, end)
-                found.append(match)
+        claimed = [match for m in regex.finditer(text) if (match := _candidate(m, kind))]
+        if claimed:
+            found.extend(claimed)
+            text = _blank(text, claimed)
     found.sort(key=lambda b: b.start)
     yield from found
+
+
+def _candidate(m: re.Match[str], kind: str) -> BareMatch | None:
+    raw = trim(m.group(0))
+    return _classify(raw, kind, m.start()) if len(raw) >= 4 else None
+
+
+def _blank(text: str, claimed: list[BareMatch]) -> str:
+    pieces, pos = [], 0
+    for match in sorted(claimed, key=lambda b: b.start):
+        pieces += [text[pos:match.start], " " * len(match.raw)]
+        pos = match.start + len(match.raw)
+    pieces.append(text[pos:])
+    return "".join(pieces)
 
 
 def _classify(raw: str, kind: str, start: int) -> BareMatch | None:
@@ -150,17 +144,17 @@ def _classify(raw: str, kind: str, start: int) -> BareMatch | None:
         return BareMatch(start, raw, url, "defanged" if defanged else "bare")
     if url.startswith("//"):
         host = re.split(r"[/:?#]", url[2:], 1)[0]
-        return BareMatch(start, raw, "https:" + url, "defanged" if defanged else "domain") if known_suffix(host) else None
+        return BareMatch(start, raw, "https:" + url, "defanged" if defanged else "domain") if known_suffix(host.lower()) else None
     host = re.split(r"[/:?#]", url, 1)[0]
     if not known_suffix(host.lower()):
         return None
     return BareMatch(start, raw, "http://" + url, "defanged" if defanged else kind)
 
 
-_PASSES: tuple[tuple[re.Pattern[str], str, Callable[[str], bool] | None], ...] = (
-    (_SCHEME_RE, "bare", lambda low: ":" in low),
-    (_PROTO_RELATIVE_RE, "domain", lambda low: "//" in low),
-    (_WWW_RE, "www", lambda low: "www" in low),
+_PASSES: tuple[tuple[re.Pattern[str], str, Callable[[str], bool]], ...] = (
+    (_SCHEME_RE, "bare", lambda text: ":" in text),
+    (_PROTO_RELATIVE_RE, "domain", lambda text: "//" in text),
+    (_WWW_RE, "www", lambda text: _WWW_HINT.search(text) is not None),
     (_DEFANGED_HOST_RE, "defanged", _has_defang),
-    (_DOMAIN_RE, "domain", lambda low: "/" in low),
+    (_DOMAIN_RE, "domain", lambda text: "/" in text),
 )

@@ -26,8 +26,10 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 InlineRule = Callable[[StateInline, bool], bool]
 BlockRule = Callable[[StateBlock, int, int, bool], bool]
 
-_RECORDED = {"link": ("link_open",), "image": ("image",), "autolink": ("link_open",),
-             "backticks": ("code_inline",), "html_inline": ("html_inline",), "footnote_ref": ("footnote_ref",)}
+# rule name → (the character it starts at, the token type it makes)
+_RECORDED = {"link": ("[", "link_open"), "image": ("!", "image"), "autolink": ("<", "link_open"),
+             "backticks": ("`", "code_inline"), "html_inline": ("<", "html_inline"),
+             "footnote_ref": ("[", "footnote_ref")}
 _SPACE = " \t\n"
 
 
@@ -41,8 +43,8 @@ def build_parser() -> MarkdownIt:
     md.validateLink = _accept  # type: ignore[method-assign]
     md.use(front_matter_plugin)
     md.use(footnote_plugin, inline=False, move_to_end=False, always_match_refs=True)
-    for name, types in _RECORDED.items():
-        _wrap(md.inline.ruler, name, lambda fn, types=types: _recording(fn, types))
+    for name, (first, kind) in _RECORDED.items():
+        _wrap(md.inline.ruler, name, lambda fn, first=first, kind=kind: _recording(fn, first, kind))
     _wrap(md.block.ruler, "reference", _recording_definition)
     return md
 
@@ -61,13 +63,13 @@ def _wrap(ruler: Ruler[Any], name: str, wrapper: Callable[[Any], Any]) -> None:
     ruler.at(name, wrapper(rule.fn), {"alt": list(rule.alt)})
 
 
-def _recording(rule: InlineRule, types: tuple[str, ...]) -> InlineRule:
+def _recording(rule: InlineRule, first: str, kind: str) -> InlineRule:
     def wrapped(state: StateInline, silent: bool) -> bool:
         start, count = state.pos, len(state.tokens)
-        if not rule(state, silent):
+        if state.src[start] != first or not rule(state, silent):
             return False
         if not silent:
-            token = next((t for t in state.tokens[count:] if t.type in types), None)
+            token = next((t for t in state.tokens[count:] if t.type == kind), None)
             if token is not None:
                 _mark(state, token, start)
         return True
