@@ -243,6 +243,7 @@ class Hit:
     url: str = ""
     evidence: str = ""
     fix: str = ""  # suggested replacement (e.g. the redirect target)
+    severity: "Severity | None" = None  # per-finding intent; a severity set in config wins
 
 
 @dataclass(frozen=True, order=True)

@@ -47,7 +47,8 @@ class Engine:
 
     def finding(self, rule: ActiveRule, hit: Hit, section: str = "") -> Finding:
         loc = hit.location
-        return Finding(loc.path, loc.line, loc.column, rule.spec.id, rule.spec.name, rule.severity, hit.message,
+        severity = hit.severity if hit.severity is not None and not rule.severity_set else rule.severity
+        return Finding(loc.path, loc.line, loc.column, rule.spec.id, rule.spec.name, severity, hit.message,
                        hit.url, hit.evidence, hit.fix, section)
 
     def meta(self, rule_id: str, loc: Location, message: str, evidence: str = "") -> Finding:

@@ -18,6 +18,7 @@ class ActiveRule:
     spec: RuleSpec
     severity: Severity
     options: Mapping[str, Any]
+    severity_set: bool = False  # configured explicitly: overrides a rule's per-finding severity
 
 
 def matches(spec: RuleSpec, token: str) -> bool:
@@ -47,7 +48,8 @@ def resolve(registry: Registry, config: Config) -> list[ActiveRule]:
             if any(matches(spec, t) for t in config.ignore) or not setting.get("enabled", True):
                 continue
         severity = Severity(setting.get("severity") or spec.severity.value)
-        active.append(ActiveRule(spec, severity, _options(registry, spec, config, setting.get("options", {}))))
+        active.append(ActiveRule(spec, severity, _options(registry, spec, config, setting.get("options", {})),
+                                 severity_set=bool(setting.get("severity"))))
     return active
 
 
