@@ -138,3 +138,20 @@ def test_suppressed_findings_are_marked_in_source(tmp_path: Path) -> None:
     assert silenced[0]["suppressions"] == [{"kind": "inSource"}]
     without = sarif_of(tmp_path, {"memo.md": SUPPRESSING_MEMO})
     assert not [r for r in without["runs"][0]["results"] if "suppressions" in r]
+
+
+def test_information_uri_follows_the_package_metadata(monkeypatch: pytest.MonkeyPatch) -> None:
+    from email.message import Message
+
+    from citecheck.report import sarif
+
+    meta = Message()
+    meta["Project-URL"] = "Homepage, https://citecheck.dev/docs"
+    monkeypatch.setattr(sarif.metadata, "metadata", lambda name: meta)
+    assert sarif.information_uri() == "https://citecheck.dev/docs"
+
+    def missing(name: str) -> Message:
+        raise sarif.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(sarif.metadata, "metadata", missing)
+    assert sarif.information_uri() == sarif.INFORMATION_URI

@@ -9,6 +9,7 @@ import hashlib
 import json
 from collections import Counter
 from collections.abc import Iterable
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -19,6 +20,7 @@ from citecheck.report.base import Reporter
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+# Used until the package metadata names a home page (setup.cfg `url =` or `project_urls =`).
 INFORMATION_URI = "https://pypi.org/project/citecheck/"
 LEVELS = {"error": "error", "warning": "warning", "info": "note"}
 FINGERPRINT_KEY = "citecheck/v1"
@@ -59,8 +61,22 @@ class SarifReporter(Reporter):
 def driver(rule_ids: list[str], findings: list[Finding], registry: Any, version: str) -> dict[str, Any]:
     """The `tool.driver` object with a descriptor for each rule that produced a result."""
     names = {f.rule: f.name for f in findings}
-    return {"name": "citecheck", "version": version, "informationUri": INFORMATION_URI,
+    return {"name": "citecheck", "version": version, "informationUri": information_uri(),
             "rules": [descriptor(rule_id, names.get(rule_id, rule_id), registry) for rule_id in rule_ids]}
+
+
+def information_uri() -> str:
+    """The project's home page from the installed package metadata, else INFORMATION_URI."""
+    try:
+        meta = metadata.metadata("citecheck")
+    except metadata.PackageNotFoundError:
+        return INFORMATION_URI
+    for entry in meta.get_all("Project-URL") or []:
+        label, _, url = entry.partition(",")
+        if label.strip().lower() in ("homepage", "home", "documentation", "source") and url.strip():
+            return url.strip()
+    home = (meta.get_all("Home-page") or [""])[0]
+    return home if home.startswith(("https://", "http://")) else INFORMATION_URI
 
 
 def descriptor(rule_id: str, name: str, registry: Any) -> dict[str, Any]:
