@@ -8,5 +8,6 @@ The gate's invariant: the text `write` returns contains no URL that is not in th
 from __future__ import annotations
 
 from citecheck.write.gate import WriteResult, transform, write
+from citecheck.write.prompt import Prompt, render_prompt
 
-__all__ = ["write", "WriteResult", "transform"]
+__all__ = ["write", "WriteResult", "transform", "render_prompt", "Prompt"]

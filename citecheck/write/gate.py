@@ -21,7 +21,7 @@ from citecheck.engine.run import Engine, Memo
 from citecheck.engine.select import ActiveRule, resolve
 from citecheck.errors import CitecheckError
 from citecheck.extract.markdown import extract_markdown
-from citecheck.models import Corpus, Finding
+from citecheck.models import Corpus, Document, Finding
 from citecheck.write.citations import render_block, split_block
 from citecheck.write.cite import cite, restore_labels
 from citecheck.write.corpusindex import CorpusIndex
@@ -53,6 +53,7 @@ class WriteResult:
     citations: tuple[tuple[str, str], ...] = ()
     unknown_ids: tuple[str, ...] = ()
     crashed: bool = False
+    document: Document | None = None  # the draft as extracted (what the findings point into)
 
 
 def normalise_newlines(text: str) -> str:
@@ -105,7 +106,7 @@ def write(draft_text: str, corpus: Corpus, strict: bool = True, hybrid: bool = F
         found += [engine.finding(rule, hit) for hit in draft_url.hits(document, out.violations)]
     kept, suppressed = engine.apply_directives(document, found, registry.rules)
     return WriteResult(out.text, _dedupe(sorted(kept)), suppressed, out.violations, out.citations, out.unknown_ids,
-                       engine.crashed)
+                       engine.crashed, document)
 
 
 def _memo_rules(registry: Registry, config: Config, hybrid: bool) -> list[ActiveRule]:

@@ -1,0 +1,105 @@
+"""`citecheck write DRAFT --corpus CORPUS -o MEMO`: gate a draft; exit 1 when it broke the contract."""
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+import click
+
+from citecheck.atomic import atomic_write
+from citecheck.audit import Report
+from citecheck.cli.options import build_config, config_options
+from citecheck.cli.prompt import build_prompt, prompt_options
+from citecheck.engine.registry import build_registry
+from citecheck.extract import Inputs, load_corpus, read_text
+from citecheck.report import available, pick, render
+from citecheck.report.gate import exit_code
+from citecheck.write.gate import WriteResult, write
+from citecheck.write.llm import generate, llm_settings
+
+
+@click.command(context_settings={"max_content_width": 100})
+@click.argument("draft", required=False)
+@click.option("--corpus", "corpus_path", required=True, type=click.Path(dir_okay=False),
+              help="sourced_corpus.json: the only source of URLs in the memo.")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="The memo (written atomically).")
+@click.option("--hybrid", is_flag=True, help="Keep URLs that are corpus entries, as that entry's footnote.")
+@click.option("--strict/--no-strict", default=True, show_default=True,
+              help="--no-strict reports URLs but leaves them in the memo (inspection only).")
+@click.option("--format", "fmt", default="auto", show_default=True,
+              type=click.Choice(["text", "json", "sarif", "github", "junit", "html", "auto"]), help="Report format.")
+@click.option("--fail-on", type=click.Choice(["error", "warning", "info"]), help="Lowest failing severity (default error).")
+@click.option("--report", "report_path", type=click.Path(dir_okay=False), help="Write the report here, not stdout.")
+@click.option("--llm", is_flag=True, help="Generate the draft with an OpenAI-compatible endpoint (needs --outline).")
+@click.option("--outline", "outline_path", type=click.Path(dir_okay=False), help="Outline for --llm.")
+@prompt_options
+@click.option("--llm-base-url", help="Chat-completions base URL (env CITECHECK_LLM_BASE_URL).")
+@click.option("--llm-model", help="Model name (env CITECHECK_LLM_MODEL).")
+@click.option("--llm-timeout", type=click.FloatRange(1, 3600), default=180.0, show_default=True, help="Seconds.")
+@click.option("--save-draft", type=click.Path(dir_okay=False), help="With --llm: also keep the raw draft here.")
+@config_options
+def command(draft: str | None, corpus_path: str, output: str, hybrid: bool, strict: bool, fmt: str,
+            fail_on: str | None, report_path: str | None, llm: bool, outline_path: str | None, section: str | None,
+            excerpts: bool, previous: str | None, token_budget: int | None, all_sources: bool,
+            llm_base_url: str | None, llm_model: str | None, llm_timeout: float, save_draft: str | None,
+            config_path: str | None, select: tuple[str, ...], ignore: tuple[str, ...],
+            rule_dirs: tuple[str, ...]) -> None:
+    """Gate DRAFT (Markdown; `-` for stdin) against the corpus: [src-NNN] become numbered footnotes
+    with a citation list, unknown IDs become <needs-source claim="…"/>, and every URL that is not a
+    corpus entry is removed. Exit 0 clean, 1 when the draft broke the contract, 2 on bad input.
+
+    \b
+    Examples:
+      citecheck write draft.md --corpus sourced_corpus.json -o memo.md
+      citecheck write draft.md --corpus c.json -o memo.md --hybrid --format json
+      citecheck write --llm --outline outline.yaml --section market --corpus c.json -o market.md
+    """
+    started = time.perf_counter()
+    config = build_config(config_path, select, ignore, rule_dirs).with_overrides(fail_on=fail_on)
+    fmt = pick(fmt, sys.stdout.isatty() and not report_path)
+    if fmt not in available():
+        raise click.UsageError(f"format {fmt!r} is not available in this build")
+    if llm == bool(draft):
+        raise click.UsageError("give a DRAFT file, or --llm to generate one (not both)")
+    corpus = load_corpus(corpus_path, config.max_file_size)
+    if llm:
+        draft_path, text = _generate(outline_path, section, corpus_path, excerpts, previous, token_budget,
+                                     all_sources, llm_base_url, llm_model, llm_timeout, save_draft)
+    else:
+        assert draft is not None
+        draft_path = "<stdin>" if draft == "-" else draft
+        text = sys.stdin.read() if draft == "-" else read_text(draft, config.max_file_size)
+    registry = build_registry(config.packs)
+    result = write(text, corpus, strict=strict, hybrid=hybrid, path=draft_path, config=config, registry=registry)
+    atomic_write(output, result.text)
+    report = _report(result, corpus, output, hybrid, strict, time.perf_counter() - started)
+    payload = render(fmt, report.findings, report.summary, registry=registry, report=report,
+                     color=report_path is None and sys.stdout.isatty())
+    if report_path:
+        atomic_write(report_path, payload)
+    else:
+        click.echo(payload, nl=False)
+    sys.exit(exit_code(result.findings, config.fail_on, result.crashed))
+
+
+def _generate(outline_path: str | None, section: str | None, corpus_path: str, excerpts: bool, previous: str | None,
+              token_budget: int | None, all_sources: bool, base_url: str | None, model: str | None, timeout: float,
+              save_draft: str | None) -> tuple[str, str]:
+    if not outline_path or not section:
+        raise click.UsageError("--llm needs --outline and --section")
+    settings = llm_settings(os.environ, base_url, model, timeout)
+    prompt = build_prompt(outline_path, section, corpus_path, excerpts, previous, token_budget, all_sources)
+    completion = generate(prompt.messages(), settings)
+    if save_draft:
+        atomic_write(save_draft, completion.text)
+    return save_draft or f"<llm:{settings.model}>", completion.text
+
+
+def _report(result: WriteResult, corpus: object, output: str, hybrid: bool, strict: bool, duration: float) -> Report:
+    inputs = Inputs(documents=[result.document] if result.document else [], corpora=[corpus])  # type: ignore[list-item]
+    extra = {"mode": "hybrid" if hybrid else "strict" if strict else "report-only", "output": output,
+             "footnotes": len(result.citations), "removed_urls": len(result.violations) if strict else 0,
+             "unknown_ids": len(result.unknown_ids)}
+    return Report(result.findings, result.suppressed, inputs, crashed=result.crashed, duration=duration,
+                  extra_summary=extra)
