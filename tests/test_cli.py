@@ -417,3 +417,5 @@ def test_offline_audit_opens_no_internet_socket(cwd: Path, monkeypatch: pytest.M
         result = cli("audit", "memo.md", "sourced_corpus.json", "--offline", "--format", fmt)
         assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
         assert result.exit_code in (0, 1), result.output
+        if fmt != "text":  # machine formats: the payload on stdout, nothing else anywhere
+            assert result.stderr == "" and result.stdout.startswith(("{", "<?xml", "::"))
