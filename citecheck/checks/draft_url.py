@@ -9,7 +9,8 @@ removal here; corpus URLs count too unless `--hybrid` turns them into footnotes.
 In `audit --corpus` the rule reports the URL-shaped text that is not a visible link and not a
 corpus entry (obfuscated spellings, code, comments, attributes, DOIs): what `write` would remove
 and M007 uncorpused-url cannot see. `report_links: true` reports visible links as well;
-`allow_corpus_urls: false` reports corpus URLs too. The citation list `write` appends is
+`allow_corpus_urls: false` reports corpus URLs too (inside code they are always reported: code
+cannot carry a footnote, so `write` removes them). The citation list `write` appends is
 checked in both: a URL there must be a corpus URL. Without a corpus the rule stays silent.
 
 Failing example (the URL is not in the corpus; in code, so only M009 sees it in audit):

@@ -4,10 +4,23 @@
     write(draft_text, corpus, strict=True, hybrid=False) → WriteResult(text, findings)
 
 The gate's invariant: the text `write` returns contains no URL that is not in the corpus.
+The names load lazily, so a rule importing `citecheck.write.detect` does not pull in the
+engine, the config loader or the prompt renderer.
 """
 from __future__ import annotations
 
-from citecheck.write.gate import WriteResult, transform, write
-from citecheck.write.prompt import Prompt, render_prompt
+import importlib
+from typing import TYPE_CHECKING, Any
 
+if TYPE_CHECKING:
+    from citecheck.write.gate import WriteResult, transform, write
+    from citecheck.write.prompt import Prompt, render_prompt
+
+_EXPORTS = {"write": "gate", "WriteResult": "gate", "transform": "gate", "render_prompt": "prompt", "Prompt": "prompt"}
 __all__ = ["write", "WriteResult", "transform", "render_prompt", "Prompt"]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'citecheck.write' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"citecheck.write.{_EXPORTS[name]}"), name)
