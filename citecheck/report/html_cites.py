@@ -56,7 +56,8 @@ def cites_of(doc: Document, prefix: str, pages: Mapping[str, Page], corpus: Corp
 
 
 def owner(f: Finding, cites: list[Cite]) -> Cite | None:
-    """The cite a finding is about, or None when it concerns its line as a whole."""
+    """The cite a finding is about (among `cites`, those on its line and the next few), or None when
+    it concerns its line as a whole."""
     near = [c for c in cites if f.line <= c.line <= f.line + SENTENCE_SPAN]
     if f.url:
         same = [c for c in near if f.url in (c.url, c.text)]

@@ -8,10 +8,11 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Iterable, Mapping
 
 from citecheck.models import Corpus, Document, Finding, Page
-from citecheck.report.html_cites import Cite, cites_of, owner, settle
+from citecheck.report.html_cites import SENTENCE_SPAN, Cite, cites_of, owner, settle
 from citecheck.report.html_verdicts import BY_KEY
 
 NO_SECTION = "(no section)"  # the name the citation-truth score gives text before any heading
@@ -30,11 +31,16 @@ class MemoView:
     def anchor(self) -> str:
         return f"m{self.index}"
 
+    @cached_property
+    def _heads(self) -> tuple[list[int], list[str]]:
+        heads = sorted((h.location.line, h.text) for h in self.doc.headings)
+        return [h[0] for h in heads], [h[1] for h in heads]
+
     def section_of(self, line: int) -> tuple[str, int]:
         """(heading text, heading line) of the section holding `line`; (NO_SECTION, 1) before any."""
-        heads = sorted((h.location.line, h.text) for h in self.doc.headings)
-        at = bisect_right([h[0] for h in heads], line)
-        return (heads[at - 1][1] or NO_SECTION, heads[at - 1][0]) if at else (NO_SECTION, 1)
+        starts, names = self._heads
+        at = bisect_right(starts, line)
+        return (names[at - 1] or NO_SECTION, starts[at - 1]) if at else (NO_SECTION, 1)
 
 
 @dataclass
@@ -89,8 +95,11 @@ def build_view(findings: Iterable[Finding], summary: Mapping[str, Any], report: 
 def _attach(memo: MemoView, findings: list[Finding]) -> dict[int, str]:
     targets: dict[int, str] = {}
     nlines = memo.doc.text.count("\n") + 1
+    by_line: dict[int, list[Cite]] = defaultdict(list)
+    for c in memo.cites:
+        by_line[c.line].append(c)
     for f in findings:
-        cite = owner(f, memo.cites)
+        cite = owner(f, [c for n in range(f.line, f.line + SENTENCE_SPAN + 1) for c in by_line.get(n, ())])
         if cite is not None:
             cite.findings.append(f)
             targets[id(f)] = cite.anchor

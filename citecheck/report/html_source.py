@@ -23,7 +23,7 @@ _SEV_RANK = {"error": 3, "warning": 2, "info": 1}
 
 def render_memo(memo: MemoView, registry: Any = None) -> str:
     """A <section> with the memo's header, file-level findings and its numbered source lines."""
-    lines = memo.doc.text.split("\n")
+    lines = [line.removesuffix("\r") for line in memo.doc.text.split("\n")]
     if len(lines) > 1 and lines[-1] == "":
         lines.pop()
     by_line: dict[int, list[Cite]] = {}
