@@ -111,7 +111,7 @@ def load_config(path: str | Path | None = None, *, search: bool = True) -> Confi
             raise ConfigError(f"{file}: invalid TOML: {err}") from None
     else:
         try:
-            raw = yaml.safe_load(text) or {}
+            raw = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)) or {}
         except yaml.YAMLError as err:
             mark = getattr(err, "problem_mark", None)
             raise ConfigError(f"{file}:{mark.line + 1 if mark else 1}: invalid YAML: {getattr(err, 'problem', err)}") from None

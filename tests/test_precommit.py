@@ -53,7 +53,7 @@ def repo(tmp_path_factory: pytest.TempPathFactory, site: str) -> Path:
     (path / "bad.md").write_text("# Acme\n\nRevenue doubled ([source](https://example.com/acme-report)).\n")
     (path / "ok.md").write_text(f"# Acme\n\nThe market grew ([report]({site}/reports/q3)).\n")
     (path / "dead.md").write_text(f"# Acme\n\nThe market grew ([report]({site}/gone/q3)).\n")
-    (path / ".citecheck.yaml").write_text("fetch:\n  allow: [127.0.0.1]\n  no-cache: true\n")
+    (path / ".citecheck.yaml").write_text("ignore: [U004]  # the test web lives on loopback\nfetch:\n  allow: [127.0.0.1]\n  no-cache: true\n")
     for cmd in (["git", "init", "-q"], ["git", "add", "."],
                 ["git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "memos"]):
         subprocess.run(cmd, cwd=path, check=True)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import sys
 from typing import Any
 
@@ -14,6 +15,17 @@ SUBCOMMANDS = ("audit", "rules", "cache", "harvest", "write", "prompt", "resolve
 
 
 class _Group(click.Group):
+    """Subcommands load lazily (click's documented pattern): `audit --offline` never imports
+    aiohttp's client stack, trafilatura or the harvest providers."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *(n for n in SUBCOMMANDS if _exists(n))})
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in self.commands and name in SUBCOMMANDS and _exists(name):
+            self.add_command(getattr(importlib.import_module(f"citecheck.cli.{name}"), "command"), name)
+        return super().get_command(ctx, name)
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
@@ -40,14 +52,8 @@ def main() -> None:
     """
 
 
-for _name in SUBCOMMANDS:
-    try:
-        _module = importlib.import_module(f"citecheck.cli.{_name}")
-    except ModuleNotFoundError as _err:
-        if _err.name != f"citecheck.cli.{_name}":
-            raise
-        continue
-    main.add_command(getattr(_module, "command"), _name)
+def _exists(name: str) -> bool:
+    return importlib.util.find_spec(f"citecheck.cli.{name}") is not None
 
 
 def run() -> None:

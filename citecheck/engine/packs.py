@@ -22,6 +22,7 @@ from citecheck.engine.rule import RuleSpec, validate
 from citecheck.errors import PackError
 from citecheck.models import Hit, Link, Location, Severity
 
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml is ~15x faster on every CLI call
 CHECK_TYPES = ("existence", "substitution", "occurrence", "domain-list", "phrase-list", "title-pattern")
 _STAGE_OF = {"existence": "memo", "substitution": "memo", "occurrence": "memo", "domain-list": "url",
              "phrase-list": "page", "title-pattern": "page"}
@@ -54,7 +55,7 @@ def load_packs(dirs: Iterable[str | Path] = ()) -> Packs:
 
 def _load_file(file: Path, data: dict[str, Any], rules: list[RuleSpec]) -> None:
     try:
-        doc = yaml.safe_load(file.read_text(encoding="utf-8"))
+        doc = yaml.load(file.read_text(encoding="utf-8"), Loader=_LOADER)
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         raise PackError(f"{file}:{mark.line + 1 if mark else 1}: malformed pack: {getattr(err, 'problem', err)}") from None
