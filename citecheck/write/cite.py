@@ -72,7 +72,7 @@ def cite(body: str, index: CorpusIndex) -> Cited:
         missing = [i for i in ids if not index.source(i)]
         unknown.extend(missing)
         refs = "".join(f"[^{label}]" for label in known)
-        return refs + (needs_source(sentence_before(body, m.start())) if missing else "")
+        return refs + (needs_source(sentence_before(body, m.start(), m.end())) if missing else "")
 
     text = _RUN_RE.sub(swap, body)
     return Cited(text, tuple(numbered), tuple(unknown))

@@ -25,19 +25,21 @@ _FLATTEN = [
 ]
 
 
-def sentence_before(body: str, pos: int) -> str:
-    """The cleaned claim for a citation at `pos`."""
+def sentence_before(body: str, pos: int, end: int) -> str:
+    """The cleaned claim for a citation at body[pos:end]."""
     window = body[max(0, pos - _WINDOW):pos]
     prefix = window[max(m.end() for m in _BLOCK_START_RE.finditer(window)):]
     ends = [m.end() for m in _SENTENCE_END_RE.finditer(prefix)]
     tail = clean(prefix[ends[-1]:] if ends else prefix)
-    if tail or not ends:
-        return tail or clean(_sentence_after(body, pos))
+    if tail:
+        return tail
+    after = body[end:end + 2000]
+    if not ends or re.match(r"[ \t]*\w", after):  # the citation opens its sentence
+        return clean(_sentence_after(after))
     return clean(prefix[ends[-2] if len(ends) > 1 else 0:ends[-1]])
 
 
-def _sentence_after(body: str, pos: int) -> str:
-    rest = body[pos:pos + 2000]
+def _sentence_after(rest: str) -> str:
     stop = re.search(r"[.!?](?=\s|$)|\n[ \t]*\n", rest)
     return rest[:stop.end() if stop else len(rest)]
 

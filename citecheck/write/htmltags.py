@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import re
+from dataclasses import replace
 
 from citecheck.write.detect import url_spans
 from citecheck.write.regions import Regions
@@ -49,11 +50,16 @@ def html_tags(text: str, literal: Regions) -> list[Construct]:
         bad = [a for a in attrs if url_attribute(a.group("name"), a.group("value"))]
         if not bad:
             continue
-        first = bad[0]
-        dest = html.unescape((first.group("value") or "").strip("\"'"))
-        dest_at = m.start("attrs") + first.start("value") + (1 if (first.group("value") or "").startswith(("'", '"')) else 0)
-        found.append(_construct(text, m, attrs, bad, dest, dest_at))
+        values = [_value(m, a) for a in bad]
+        found.append(replace(_construct(text, m, attrs, bad, *values[0]), more=tuple(values[1:])))
     return found
+
+
+def _value(tag: re.Match[str], attr: re.Match[str]) -> tuple[str, int]:
+    """An attribute's decoded value and the offset where it is written (inside any quotes)."""
+    raw = attr.group("value") or ""
+    quoted = raw.startswith(("'", '"'))
+    return html.unescape(raw.strip("\"'")), tag.start("attrs") + attr.start("value") + (1 if quoted else 0)
 
 
 def _construct(text: str, m: re.Match[str], attrs: list[re.Match[str]], bad: list[re.Match[str]], dest: str,

@@ -56,8 +56,10 @@ def scrub(body: str, index: CorpusIndex, *, hybrid: bool = False, remove: bool =
     for con, reason, sid in decided:
         if con.kind != "refuse":
             removals.append(Removal(con.dest_at, con.dest, con.kind, reason, sid))
+            removals.extend(Removal(at, value, con.kind, _attr_reason(value, index)) for value, at in con.more)
         if remove or reason == CITED:
-            weaver.replace(con.start, con.end, con.keep, con.keep_text + _suffix(reason, sid))
+            suffix = "" if (con.kind == "refdef" and reason == CITED) else _suffix(reason, sid)  # uses cite it
+            weaver.replace(con.start, con.end, con.keep, con.keep_text + suffix)
     first = weaver.result()
     second = Weaver(first.text)
     second_literal = literal_regions(first.text)
@@ -70,6 +72,10 @@ def scrub(body: str, index: CorpusIndex, *, hybrid: bool = False, remove: bool =
             second.replace(span.start, span.end, None, _suffix(reason, sid))
     removals.sort(key=lambda r: r.at)
     return Scrubbed(second.result().text, tuple(removals))
+
+
+def _attr_reason(value: str, index: CorpusIndex) -> str:
+    return CORPUS_URL if index.lookup(normalise_url(shadow_text(value).strip())) else UNCORPUSED
 
 
 def _suffix(reason: str, sid: str) -> str:

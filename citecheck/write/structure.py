@@ -28,6 +28,7 @@ class Construct:
     keep: tuple[int, int] | None = None
     keep_text: str = ""  # replacement text when no region is kept (a cleaned tag, an image's alt)
     label: str = ""  # normalised reference label (refdef, refuse)
+    more: tuple[tuple[str, int], ...] = ()  # further URL attributes of the same tag: (value, offset)
 
 
 _BRACKET_TOKEN_RE = re.compile(r"\\.|\[|\]|\n[ \t]*\n", re.DOTALL)  # escapes, brackets, blank lines
