@@ -84,6 +84,8 @@ def test_report_loads_offline_clean_and_shows_the_json_numbers(chromium: SharedB
         shown = await tab.evaluate(SUMMARY_JS)
         await tab.screenshot(ARTIFACTS / "html-report-1280.png", 1280, 900, full_page=True)
         await tab.screenshot(ARTIFACTS / "html-report-phone.png", 390, 844, mobile=True, full_page=True)
+        assert await tab.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth"), \
+            "the page scrolls sideways on a phone"
         assert_clean(tab, url)
         return dict(shown)
 

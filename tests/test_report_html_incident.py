@@ -99,6 +99,7 @@ def test_aws_evidence_is_one_click_from_the_findings_table(tmp_path: Path) -> No
             assert await tab.evaluate(f"document.getElementById('{panel}').open")
             await tab.screenshot(ARTIFACTS / "html-incident-aws-evidence-1280.png", 1280, 900)
             await tab.screenshot(ARTIFACTS / "html-incident-phone.png", 390, 844, mobile=True)
+            assert await tab.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
             assert [u for u in tab.requested_urls() if u != target.as_uri()] == []
             assert tab.console_errors() == [] and tab.events("Page.javascriptDialogOpening") == []
             return str(await tab.evaluate(f"document.getElementById('{panel}').innerText"))

@@ -28,6 +28,7 @@ padding:.5rem 1.25rem;background:#20252b;color:#fff}
 main{display:block;max-width:1240px;margin:0 auto;padding:1rem 1.25rem 3rem}
 main:focus{outline:none}
 h1{font-size:1.5rem;margin:.5rem 0}
+h1,h2,h3,p,li,dd,th,td{overflow-wrap:anywhere}
 h2{font-size:1.25rem;margin:2rem 0 .75rem;padding-bottom:.25rem;border-bottom:2px solid var(--line)}
 h3{font-size:1rem;margin:0 0 .5rem}
 h4{font-size:.9rem;margin:.75rem 0 .25rem}
