@@ -13,6 +13,7 @@ from typing import Any, Sequence
 from citecheck.engine.run import Engine
 from citecheck.harvest.gate import Policy, Reason, failing, finding_reason, outcome_reason
 from citecheck.harvest.maintext import Extractor
+from citecheck.harvest.memo import PageRules
 from citecheck.harvest.plan import Found
 from citecheck.harvest.titlecheck import check_title
 from citecheck.models import Finding, Link, LinkKind, Outcome, Page, Severity
@@ -38,8 +39,12 @@ class Judge:
                  max_age_days: float, title_threshold: float) -> None:
         self.engine, self.policy, self.fetcher, self.cache = engine, policy, fetcher, cache
         self.extractor, self.max_age, self.threshold = extractor, max_age_days, title_threshold
+        self.rules = PageRules(engine, cache)
         self.fetch_log: dict[str, str] = {}  # url -> "network" | "cache"
+        self.texts_reused = 0
         self._pending: list[Page] = []
+        self._hits: dict[str, Page] = {}
+        self._looked_up: set[str] = set()
 
     async def judge(self, group: list[Found]) -> list[Verdict]:
         links = [_link(f) for f in group]
@@ -60,7 +65,9 @@ class Judge:
             self._judge_page(alive, page)
             if not any(v.passed for v, _ in alive) or page.outcome is not Outcome.OK:
                 return verdicts
-        if text is None:
+        if text is not None:
+            self.texts_reused += 1
+        else:
             text = await self.extractor.text(page.content_hash, body or b"", page.content_type, page.final_url or url)
         for verdict, _ in alive:
             verdict.text = text
@@ -77,7 +84,7 @@ class Judge:
                     reasons.append(Reason("title", "", "title-contradiction", Severity.ERROR,
                                           "the fetched page is not the document the search result named",
                                           title.evidence))
-            self._fail(verdict, self.engine.check_pages([link], {link.url: page}, link.location.path), reasons)
+            self._fail(verdict, self.rules.check(link, page), reasons)
 
     def _fail(self, verdict: Verdict, findings: list[Finding], extra: Sequence[Reason] = ()) -> None:
         reasons = [finding_reason(f) for f in findings]
@@ -86,12 +93,19 @@ class Judge:
         verdict.failed += bad + failing(self.policy, extra)
         verdict.failed.sort(key=lambda r: -r.severity.rank)  # the strongest reason first
 
-    async def _page(self, url: str) -> tuple[Page, bytes | None]:
+    def prefetch(self, urls: list[str]) -> None:
+        """Look every URL up in the cache at once (one query per 500, not one per URL)."""
         if self.cache is not None:
+            self._hits.update(self.cache.get_many(urls, self.max_age))
+            self._looked_up.update(urls)
+
+    async def _page(self, url: str) -> tuple[Page, bytes | None]:
+        hit = self._hits.pop(url, None)
+        if hit is None and self.cache is not None and url not in self._looked_up:
             hit = self.cache.get(url, self.max_age)
-            if hit is not None:
-                self.fetch_log[url] = "cache"
-                return hit, None
+        if hit is not None:
+            self.fetch_log[url] = "cache"
+            return hit, None
         return await self._fresh(url)
 
     async def _fresh(self, url: str) -> tuple[Page, bytes | None]:

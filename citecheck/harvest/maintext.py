@@ -64,7 +64,6 @@ class Extractor:
         self.cache = cache
         self.version = _version()
         self.extracted = 0
-        self.reused = 0
         count = workers if workers is not None else min(os.cpu_count() or 1, 4)
         self.pool: Executor | None = None
         if count > 1:
@@ -89,7 +88,6 @@ class Extractor:
         """Extract (or reuse) the main text of one body and remember it under its hash."""
         known = self.cached(content_hash)
         if known is not None:
-            self.reused += 1
             return known
         loop = asyncio.get_running_loop()
         text = await loop.run_in_executor(self.pool, extract_main_text, body, content_type, url)

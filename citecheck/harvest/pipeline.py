@@ -84,6 +84,7 @@ async def harvest_async(outline: Outline | str | Path | None = None, *, provider
             say(f"{len(found)} candidates, {len(groups)} distinct URLs")
             judge = Judge(engine, policy, fetcher, cache, extractor, config.fetch.max_age_days,
                           float(config.harvest.get("title_threshold", DEFAULT_THRESHOLD)))
+            judge.prefetch([g[0].candidate.url for g in groups.values()])
             try:
                 verdicts = await asyncio.gather(*(judge.judge(g) for g in groups.values()))
             finally:
@@ -98,7 +99,8 @@ async def harvest_async(outline: Outline | str | Path | None = None, *, provider
     result.stats.update(candidates=len(found), distinct_urls=len(groups), fetch_log=dict(judge.fetch_log),
                         fetched=sum(v == "network" for v in judge.fetch_log.values()),
                         from_cache=sum(v == "cache" for v in judge.fetch_log.values()),
-                        extracted=extractor.extracted, extracts_reused=extractor.reused,
+                        extracted=extractor.extracted, extracts_reused=judge.texts_reused,
+                        rule_results_reused=judge.rules.reused,
                         duration_s=round(time.perf_counter() - started, 3))
     say(f"fetched {result.stats['fetched']} ({result.stats['from_cache']} from the cache), kept {len(result.corpus)}, "
         f"rejected {len(result.rejects)} in {result.stats['duration_s']} s")
