@@ -23,9 +23,12 @@ from citecheck.models import Corpus
 from citecheck.write import transform, write
 from citecheck.write.corpusindex import CorpusIndex
 
-WORDS = ("market policy freight river climate budget harbour senate tariff ledger census pension canal "
-         "treaty battery subsidy migration voltage estuary harvest forecast municipal regulator haulage "
-         "revenue margin fleet growth share lanes carriers pricing demand capacity").split()
+WORDS = (
+    "market", "policy", "freight", "river", "climate", "budget", "harbour", "senate", "tariff", "ledger",
+    "census", "pension", "canal", "treaty", "battery", "subsidy", "migration", "voltage", "estuary", "harvest",
+    "forecast", "municipal", "regulator", "haulage", "revenue", "margin", "fleet", "growth", "share", "lanes",
+    "carriers", "pricing", "demand", "capacity",
+)
 URL_FORMS = ("[the report](https://www.{h}.com/r/{n})", "https://{h}.com/p/{n}", "www.{h}.net/{n}",
              "{h}.io/docs/{n}", "hxxps://{h}[.]org/{n}", '<a href="https://{h}.de/{n}">here</a>')
 

@@ -59,8 +59,8 @@ def test_citation_list_is_built_from_the_corpus() -> None:
     assert out.endswith("\n")
     assert f"\n\n{SENTINEL}\n" in out
     assert listing("A [src-001]. B [src-002]. C [src-003].") == [
-        "[^1]: Acme 10-K \\[2024\\] \\*final\\*. <https://www.sec.gov/Archives/edgar/data/1318605/> "
-        "(accessed 2026-11-20; src-001)",
+        ("[^1]: Acme 10-K \\[2024\\] \\*final\\*. <https://www.sec.gov/Archives/edgar/data/1318605/> "
+         "(accessed 2026-11-20; src-001)"),
         "[^2]: Acme Q3 (see \\[link removed\\]). <https://www.reuters.com/acme-q3> (accessed 2026-11-21; src-002)",
         "[^3]: Untitled source. (src-003)",  # no http(s) URL, no date: neither is printed
     ]

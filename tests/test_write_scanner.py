@@ -11,22 +11,22 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
-from typing import Iterable
+from collections.abc import Iterable
 
 from citecheck.extract.bare import find_urls
 
-_REFANG = [(re.compile(r"\[(?:\.|dot)\]|\((?:\.|dot)\)|\{(?:\.|dot)\}", re.I), "."),
+_REFANG = [(re.compile(r"\[(?:\.|dot)\]|\((?:\.|dot)\)|\{(?:\.|dot)\}", re.IGNORECASE), "."),
            (re.compile(r"\[:\]"), ":"), (re.compile(r"\[/\]"), "/"), (re.compile(r"\[://\]"), "://"),
-           (re.compile(r"\bh(?:xx|XX)p", re.I), "http")]
+           (re.compile(r"\bh(?:xx|XX)p", re.IGNORECASE), "http")]
 _BROAD = [
-    re.compile(r"[a-z][a-z0-9+.\-]*:[/\\]{2}[^\s<>\"']+", re.I),  # any scheme://
-    re.compile(r"\b(?:https?|hxxps?):[/\\]?[\w.-]+\.[a-z]{2,}", re.I),  # https:host (browsers fix it up)
-    re.compile(r"\b(?:mailto|javascript|vbscript|data|doi|tel|urn|file):[^\s<>\"']+", re.I),
-    re.compile(r"(?<![\w/:])[/\\]{2}[\w-]+(?:\.[\w-]+)*\.[^\W\d_]{2,}", re.I),  # //host.tld
-    re.compile(r"\bwww\d*\.[\w-]+", re.I),
-    re.compile(r"[\w-]+(?:\.[\w-]+)*\.[^\W\d_]{2,}\.?(?::\d+|[/\\])", re.I),  # host.tld/ or host.tld:port
+    re.compile(r"[a-z][a-z0-9+.\-]*:[/\\]{2}[^\s<>\"']+", re.IGNORECASE),  # any scheme://
+    re.compile(r"\b(?:https?|hxxps?):[/\\]?[\w.-]+\.[a-z]{2,}", re.IGNORECASE),  # https:host (browsers fix it up)
+    re.compile(r"\b(?:mailto|javascript|vbscript|data|doi|tel|urn|file):[^\s<>\"']+", re.IGNORECASE),
+    re.compile(r"(?<![\w/:])[/\\]{2}[\w-]+(?:\.[\w-]+)*\.[^\W\d_]{2,}", re.IGNORECASE),  # //host.tld
+    re.compile(r"\bwww\d*\.[\w-]+", re.IGNORECASE),
+    re.compile(r"[\w-]+(?:\.[\w-]+)*\.[^\W\d_]{2,}\.?(?::\d+|[/\\])", re.IGNORECASE),  # host.tld/ or host.tld:port
     re.compile(r"\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+|/)"),
-    re.compile(r"\blocalhost(?::\d+|/)", re.I),
+    re.compile(r"\blocalhost(?::\d+|/)", re.IGNORECASE),
     re.compile(r"\b10\.\d{4,9}/\S+"),  # bare DOI
 ]
 

@@ -24,7 +24,8 @@ Passing example:
 from __future__ import annotations
 
 import bisect
-from typing import Any, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
 
 from citecheck.models import Document, Hit, Location
 from citecheck.write.corpusindex import CorpusIndex, url_key

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from citecheck.write.prompt import Prompt, render_prompt
 
 _EXPORTS = {"write": "gate", "WriteResult": "gate", "transform": "gate", "render_prompt": "prompt", "Prompt": "prompt"}
-__all__ = ["write", "WriteResult", "transform", "render_prompt", "Prompt"]
+__all__ = ["Prompt", "WriteResult", "render_prompt", "transform", "write"]
 
 
 def __getattr__(name: str) -> Any:

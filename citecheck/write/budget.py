@@ -1,8 +1,8 @@
 """Fit body excerpts into a token budget: share the room fairly, trim at word boundaries, say so."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from citecheck.write.neutralise import cut
 

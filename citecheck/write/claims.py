@@ -16,11 +16,11 @@ _BLOCK_START_RE = re.compile(r"\n[ \t]*\n|\n(?=[ \t]*(?:[-*+]\s|\d{1,9}[.)]\s|#{
 _WINDOW = 3000  # how far back a sentence may start (keeps many citations linear)
 _SENTENCE_END_RE = re.compile(r"[.!?][\"'”’)\]]*(?=\s)")
 _FLATTEN = [
-    (re.compile(r"\[src-\d{3,}(?:\s*[,;]\s*src-\d{3,})*\]", re.I), " "),  # citations
+    (re.compile(r"\[src-\d{3,}(?:\s*[,;]\s*src-\d{3,})*\]", re.IGNORECASE), " "),  # citations
     (re.compile(r"\[\^[^\]\s]+\]"), " "),  # footnote references
     (re.compile(r"!?\[([^\]]*)\]\([^)]*\)"), r" \1 "),  # links keep their text
     (re.compile(r"<[^>]*>"), " "),  # tags and markers
-    (re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)]|#{1,6}|>)[ \t]+", re.M), " "),  # block prefixes
+    (re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)]|#{1,6}|>)[ \t]+", re.MULTILINE), " "),  # block prefixes
     (re.compile(r"[*_`~]+"), ""),  # emphasis and code marks
 ]
 

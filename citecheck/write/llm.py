@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 import aiohttp
 
@@ -66,11 +67,11 @@ async def complete(messages: list[dict[str, str]], settings: LLMSettings) -> Com
     url = f"{settings.base_url}/chat/completions"
     headers = {"Authorization": f"Bearer {settings.api_key}", "User-Agent": f"citecheck/{__version__}"}
     try:
-        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=settings.timeout)) as session:
-            async with session.post(url, json=request_body(messages, settings.model), headers=headers) as resp:
-                raw = await resp.content.read(MAX_RESPONSE)
-                status = resp.status
-    except asyncio.TimeoutError:
+        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=settings.timeout)) as session, \
+                session.post(url, json=request_body(messages, settings.model), headers=headers) as resp:
+            raw = await resp.content.read(MAX_RESPONSE)
+            status = resp.status
+    except TimeoutError:
         raise ProviderError(f"LLM endpoint {url}: no answer within {settings.timeout:g} s") from None
     except aiohttp.ClientError as err:
         raise ProviderError(f"LLM endpoint {url}: {type(err).__name__}: {err}") from None

@@ -12,8 +12,9 @@ from __future__ import annotations
 import hashlib
 import math
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from citecheck.errors import UsageError
 from citecheck.extract import markers as marker_scan

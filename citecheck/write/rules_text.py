@@ -1,7 +1,8 @@
 """The Section Writer's standing instructions: its role and the citation contract."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from citecheck.write.neutralise import neutralise
 
