@@ -45,10 +45,10 @@ def test_public_addresses_pass(address: str) -> None:
 
 
 def test_refusal_names_the_reason() -> None:
-    assert ip_refusal(ipaddress.ip_address("169.254.169.254")) == "cloud metadata"
+    assert "metadata" in ip_refusal(ipaddress.ip_address("169.254.169.254"))
     assert "loopback" in ip_refusal(ipaddress.ip_address("::ffff:127.0.0.1"))
-    assert ip_refusal(ipaddress.ip_address("64:ff9b::a9fe:a9fe")).startswith("cloud metadata (embedded")
-    assert ip_refusal(ipaddress.ip_address("100.64.0.1")) == "shared (CGNAT)"
+    assert "metadata" in ip_refusal(ipaddress.ip_address("64:ff9b::a9fe:a9fe"))
+    assert "CGNAT" in ip_refusal(ipaddress.ip_address("100.64.0.1"))
 
 
 @pytest.mark.parametrize("host", ["example.com", "127.0.0.1.nip.io", "0x7f.example", "1.2.3.a"])
@@ -89,5 +89,5 @@ def test_allow_private_and_port_scoped_allow() -> None:
     ip = ipaddress.ip_address("127.0.0.1")
     assert Guard(allow_private=True).refusal("x", ip, 1) == ""
     scoped = Guard(allow=("127.0.0.1:8080",))
-    assert scoped.refusal("127.0.0.1", ip, 8080) == "" and scoped.refusal("127.0.0.1", ip, 8081) == "loopback"
+    assert scoped.refusal("127.0.0.1", ip, 8080) == "" and "loopback" in scoped.refusal("127.0.0.1", ip, 8081)
     assert Guard(allow=("intranet.test",)).allows_name("INTRANET.test.", 80)

@@ -150,41 +150,43 @@ class Fetcher:
     async def _attempt(self, target: Any, budget: "_Budget") -> Answer:
         assert self._session is not None, "use Fetcher as an async context manager"
         answer = Answer(str(target))
+        response: aiohttp.ClientResponse | None = None
+        reader: BodyReader | None = None
         async with self.slots.hold(_host_key(target), urgent=budget.deadline is not None) as stats:
-            deadline = budget.start(stats.waited)
             try:
-                async with asyncio.timeout_at(deadline):
+                async with asyncio.timeout_at(budget.start(stats.waited)):  # one clock for headers and body
                     response = await self._session.get(target, allow_redirects=False,
                                                        headers=self._headers_for(target.raw_host or ""))
+                    answer.status = response.status
+                    answer.headers = select_headers(response.headers)
+                    stats.statuses[str(response.status)] += 1
+                    if not (response.status in REDIRECT_STATUSES and "location" in answer.headers):
+                        reader = BodyReader(response.headers.get("content-encoding", ""), self.config.max_body,
+                                            self.config.max_decompressed)
+                        await reader.read(response.content)
             except Exception as err:  # noqa: BLE001 - every transport failure becomes an error word
-                refusal = _refusal(err)
-                answer.error = refusal.error if refusal else classify(err)
-                stats.statuses[answer.error] += 1
-                return answer
-            try:
-                answer.status = response.status
-                answer.headers = select_headers(response.headers)
-                stats.statuses[str(response.status)] += 1
-                if not (response.status in REDIRECT_STATUSES and "location" in answer.headers):
-                    await self._read(response, answer, deadline, stats)
+                if response is None:
+                    refusal = _refusal(err)
+                    answer.error = refusal.error if refusal else classify(err)
+                    stats.statuses[answer.error] += 1
+                    return answer
+                if reader is not None:
+                    reader.exception = err  # the deadline passed mid-body: keep what arrived
             finally:
-                response.release()
+                if response is not None:
+                    self._finish(response, answer, reader, stats)
         return answer
 
-    async def _read(self, response: aiohttp.ClientResponse, answer: Answer, deadline: float, stats: Any) -> None:
-        reader = BodyReader(response.headers.get("content-encoding", ""), self.config.max_body,
-                            self.config.max_decompressed)
-        try:
-            async with asyncio.timeout_at(deadline):
-                await reader.read(response.content)
-        except TimeoutError as err:
-            reader.exception = err
-        answer.body = reader.data
-        answer.error = reader.error or (classify(reader.exception) if reader.exception else "")
-        answer.complete = not answer.error
-        stats.wire_bytes += reader.wire_bytes
-        if reader.error or reader.exception:
-            response.close()  # never hand a half-read connection back to the pool
+    def _finish(self, response: aiohttp.ClientResponse, answer: Answer, reader: BodyReader | None,
+                stats: Any) -> None:
+        if reader is not None:
+            answer.body = reader.data
+            answer.error = reader.error or (classify(reader.exception) if reader.exception else "")
+            answer.complete = not answer.error
+            stats.wire_bytes += reader.wire_bytes
+            if reader.error or reader.exception:
+                response.close()  # never hand a half-read connection back to the pool
+        response.release()
 
     def _headers_for(self, host: str) -> dict[str, str]:
         extra = self.config.headers

@@ -17,7 +17,7 @@ from lxml import etree
 
 TITLE_MAX = 500
 TEXT_MAX = 6_000
-HTML_MAX = 16 * 1024
+HTML_MAX = 8 * 1024
 PARSE_MAX = 1024 * 1024
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 _CHARSET_RE = re.compile(rb"""<meta[^>]+charset=["']?([\w.:-]+)""", re.IGNORECASE)
