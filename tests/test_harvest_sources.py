@@ -126,6 +126,7 @@ async def test_query_section_and_extraction_in_a_process_pool(aiohttp_server: An
     items = [{"title": t, "url": site.url(p), "content": "x"} for p, t in [
         ("/stats/road-freight-2023", "Road freight transport statistics 2023"),
         ("/stats/goods-transport", "Goods transport by road in Germany"),
+        ("/stats/removed-report", "Road freight annual report 2019"),
         ("/news/spot-rates", "Spot freight rates between Germany and Poland")]]
     base = await fake_api(aiohttp_server, "/search", {"query": "q", "results": items})
     monkeypatch.setenv("TAVILY_API_KEY", "t")
@@ -133,3 +134,24 @@ async def test_query_section_and_extraction_in_a_process_pool(aiohttp_server: An
                                  config=with_providers(tmp_path, {"tavily": {"base_url": base}}))
     assert result.sections == {"query": ["src-001", "src-002", "src-003"]}
     assert result.stats["extracted"] == 3 and all("Road freight carried" in s.body_excerpt for s in result.corpus)
+    assert [f.rule for r in result.rejects for f in r.findings] == ["H001"]  # page rules ran in the workers
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+async def test_a_crashing_rule_is_reported_and_exits_2(aiohttp_server: Any, tmp_path: Path, workers: int) -> None:
+    from citecheck.engine.registry import Registry, build_registry
+    from citecheck.engine.rule import RuleSpec
+    from citecheck.models import Severity
+
+    def explode(fetched: Any, options: Any) -> Any:
+        raise KeyError("boom")
+
+    base = build_registry()
+    broken = Registry((*base.rules, RuleSpec("H099", "explodes", "page", Severity.WARNING, "Crashes.", explode)),
+                      base.packs)
+    site = await Site.start(aiohttp_server)
+    (tmp_path / "u.txt").write_text(site.url("/stats/road-freight-2023"))
+    result = await harvest_async(None, urls=str(tmp_path / "u.txt"), config=config(tmp_path), registry=broken,
+                                 extract_workers=workers)
+    assert result.crashed and result.exit_code == 2 and not result.corpus
+    assert "rule H099 (explodes) crashed: KeyError" in result.rejects[0].findings[0].message

@@ -117,16 +117,16 @@ def test_clip_cuts_at_a_word() -> None:
     assert clip("short", 10) == "short"
 
 
-def test_page_rule_memo_reuses_and_relocates(tmp_path: Path) -> None:
+async def test_page_rule_memo_reuses_and_relocates(tmp_path: Path) -> None:
     engine = Engine(resolve(build_registry(), build({"select": ["H001"]})))
     page = Page("https://a.org/x", Outcome.DEAD, 404, final_url="https://a.org/x", fetched_at="2025-01-01T00:00:00Z")
     with Cache(tmp_path / "c.sqlite") as cache:
         rules = PageRules(engine, cache)
-        first = rules.check(Link("https://a.org/x", Location("o.yaml", 3, 1), LinkKind.CORPUS, "X", section="a"), page)
-        moved = rules.check(Link("https://a.org/x", Location("u.md", 9, 4), LinkKind.CORPUS, "X", section="b"), page)
+        first = await rules.check(Link("https://a.org/x", Location("o.yaml", 3, 1), LinkKind.CORPUS, "X", section="a"), page)
+        moved = await rules.check(Link("https://a.org/x", Location("u.md", 9, 4), LinkKind.CORPUS, "X", section="b"), page)
         assert [f.rule for f in first] == ["H001"] and rules.reused == 1
         assert (moved[0].path, moved[0].line, moved[0].column, moved[0].section) == ("u.md", 9, 4, "b")
         other = PageRules(Engine(resolve(build_registry(), build({"select": ["H001"],
                                                                          "rules": {"H001": "warning"}}))), cache)
-        again = other.check(Link("https://a.org/x", Location("o.yaml", 3, 1), LinkKind.CORPUS, "X"), page)
+        again = await other.check(Link("https://a.org/x", Location("o.yaml", 3, 1), LinkKind.CORPUS, "X"), page)
         assert other.reused == 0 and again[0].severity is Severity.WARNING  # new config, new key

@@ -39,7 +39,7 @@ class Judge:
                  max_age_days: float, title_threshold: float) -> None:
         self.engine, self.policy, self.fetcher, self.cache = engine, policy, fetcher, cache
         self.extractor, self.max_age, self.threshold = extractor, max_age_days, title_threshold
-        self.rules = PageRules(engine, cache)
+        self.rules = PageRules(engine, cache, extractor.workers)
         self.fetch_log: dict[str, str] = {}  # url -> "network" | "cache"
         self.texts_reused = 0
         self._pending: list[Page] = []
@@ -56,13 +56,13 @@ class Judge:
             return verdicts
         url = alive[0][1].url
         page, body = await self._page(url)
-        self._judge_page(alive, page)
+        await self._judge_page(alive, page)
         if not any(v.passed for v, _ in alive) or page.outcome is not Outcome.OK:
             return verdicts
         text = self.extractor.cached(page.content_hash)
         if text is None and body is None:  # cached facts but no stored main text: fetch the body again
             page, body = await self._fresh(url)
-            self._judge_page(alive, page)
+            await self._judge_page(alive, page)
             if not any(v.passed for v, _ in alive) or page.outcome is not Outcome.OK:
                 return verdicts
         if text is not None:
@@ -73,7 +73,7 @@ class Judge:
             verdict.text = text
         return verdicts
 
-    def _judge_page(self, alive: list[tuple[Verdict, Link]], page: Page) -> None:
+    async def _judge_page(self, alive: list[tuple[Verdict, Link]], page: Page) -> None:
         for verdict, link in alive:
             verdict.page, verdict.failed, verdict.findings = page, [], []
             reasons = [r for r in [outcome_reason(page)] if r is not None]
@@ -84,7 +84,7 @@ class Judge:
                     reasons.append(Reason("title", "", "title-contradiction", Severity.ERROR,
                                           "the fetched page is not the document the search result named",
                                           title.evidence))
-            self._fail(verdict, self.rules.check(link, page), reasons)
+            self._fail(verdict, await self.rules.check(link, page), reasons)
 
     def _fail(self, verdict: Verdict, findings: list[Finding], extra: Sequence[Reason] = ()) -> None:
         reasons = [finding_reason(f) for f in findings]

@@ -2,21 +2,16 @@
 
 trafilatura was chosen by measurement (bench/extract_compare.py, docs/harvest.md): on the real
 article pages it kept every body phrase and leaked 12% of the chrome phrases, against 94% / 94%
-for resiliparse, at ~35 ms a page. That cost is why extraction runs in a process pool on
-multi-core machines (forked before the first fetch, so workers inherit the imported extractor)
-and why each result is stored in the fetch cache's side table under the body's content hash:
+for resiliparse, at ~35 ms a page. That cost is why extraction runs on the harvest's process pool
+(`citecheck.harvest.workers`) and why each result is stored in the fetch cache's side table under the body's content hash:
 a warm rerun neither refetches nor re-extracts.
 """
 from __future__ import annotations
 
-import asyncio
-import multiprocessing
-import os
-import sys
-from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
 from citecheck.fetch.parse import decode, is_html
+from citecheck.harvest.workers import Workers
 
 EXCERPT_MAX = 10_000
 KIND = "maintext"
@@ -47,33 +42,14 @@ def extract_main_text(body: bytes, content_type: str, url: str = "") -> str:
     return clip((text or "").strip())
 
 
-def _warm() -> None:
-    import trafilatura  # noqa: F401 - imported once per worker, before the first real job
-
-
-def _worker_init() -> None:
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: no worker tracebacks
-
-
 class Extractor:
-    """`await extractor.text(page, body)`; call `close()` when done."""
+    """`await extractor.text(hash, body, content_type, url)`, run on the harvest's workers."""
 
-    def __init__(self, cache: Any = None, *, workers: int | None = None) -> None:
+    def __init__(self, cache: Any, workers: Workers) -> None:
         self.cache = cache
+        self.workers = workers
         self.version = _version()
         self.extracted = 0
-        count = workers if workers is not None else min(os.cpu_count() or 1, 4)
-        self.pool: Executor | None = None
-        if count > 1:
-            import trafilatura  # noqa: F401 - forked workers inherit the import
-
-            methods = multiprocessing.get_all_start_methods()
-            context = multiprocessing.get_context("fork") if "fork" in methods and sys.version_info < (3, 14) else None
-            self.pool = ProcessPoolExecutor(max_workers=count, mp_context=context, initializer=_worker_init)
-            for _ in range(count):
-                self.pool.submit(_warm)
 
     def cached(self, content_hash: str) -> str | None:
         """The stored main text for this body, if this extractor version stored one."""
@@ -89,14 +65,8 @@ class Extractor:
         known = self.cached(content_hash)
         if known is not None:
             return known
-        loop = asyncio.get_running_loop()
-        text = await loop.run_in_executor(self.pool, extract_main_text, body, content_type, url)
+        text = await self.workers.call(extract_main_text, body, content_type, url)
         self.extracted += 1
         if self.cache is not None and content_hash:
             self.cache.put_extra(KIND, content_hash, {"version": self.version, "text": text})
         return text
-
-    def close(self) -> None:
-        if self.pool is not None:
-            self.pool.shutdown(wait=True, cancel_futures=True)
-            self.pool = None

@@ -3,8 +3,8 @@
 Rules are pure functions of (link, page facts, options), so their findings can be stored in the
 fetch cache's side table under a digest of all three plus the code of every active rule. Any
 change (a refetched page, a new severity or option, an edited rule module, another citecheck
-version) changes the key; nothing stale can be served. A run in which a rule crashed stores
-nothing.
+version) changes the key; nothing stale can be served. A result with a rule crash (E000) is
+never stored.
 """
 from __future__ import annotations
 
@@ -17,9 +17,11 @@ from typing import Any, Mapping
 
 from citecheck import __version__
 from citecheck.engine.run import Engine
+from citecheck.harvest.workers import Workers
 from citecheck.models import Finding, Link, Page, Severity
 
 KIND = "pagerules"
+CRASH = "E000"
 _FACTS = tuple(f.name for f in fields(Page) if f.name not in ("from_cache", "elapsed_ms"))
 
 
@@ -43,26 +45,28 @@ def _source_hash(func: Any) -> str:
 class PageRules:
     """`check(link, page)`: the engine's page-stage findings for one link, from the memo when known."""
 
-    def __init__(self, engine: Engine, cache: Any) -> None:
-        self.engine, self.cache = engine, cache
+    def __init__(self, engine: Engine, cache: Any, workers: Workers | None = None) -> None:
+        self.engine, self.cache, self.workers = engine, cache, workers
         self.salt = engine_digest(engine) if cache is not None else ""
         self.reused = 0
 
-    def check(self, link: Link, page: Page) -> list[Finding]:
+    async def check(self, link: Link, page: Page) -> list[Finding]:
         if self.cache is None:
-            return self.engine.check_pages([link], {link.url: page}, link.location.path)
+            return await self._run(link, page)
         key = self._key(link, page)
         hit = self.cache.get_extra(KIND, key)
         if isinstance(hit, dict) and isinstance(hit.get("findings"), list):
             self.reused += 1
             return [_finding(d, link) for d in hit["findings"]]
-        crashed = self.engine.crashed
-        self.engine.crashed = False
-        findings = self.engine.check_pages([link], {link.url: page}, link.location.path)
-        if not self.engine.crashed:
+        findings = await self._run(link, page)
+        if not any(f.rule == CRASH for f in findings):  # a crash is reported, never remembered
             self.cache.put_extra(KIND, key, {"findings": [f.to_dict() for f in findings]})
-        self.engine.crashed = crashed or self.engine.crashed
         return findings
+
+    async def _run(self, link: Link, page: Page) -> list[Finding]:
+        if self.workers is not None:
+            return await self.workers.page_findings(link, page)
+        return self.engine.check_pages([link], {link.url: page}, link.location.path)
 
     def _key(self, link: Link, page: Page) -> str:
         facts = {name: getattr(page, name) for name in _FACTS}  # shallow: dataclasses.asdict is slow here

@@ -30,6 +30,7 @@ from citecheck.harvest.providers import build_provider, listed_urls
 from citecheck.harvest.result import HarvestResult
 from citecheck.harvest.setup import check_preferred, directory_entries
 from citecheck.harvest.titlecheck import DEFAULT_THRESHOLD
+from citecheck.harvest.workers import Workers
 from citecheck.models import Outcome
 from citecheck.urls import dedupe_key
 
@@ -61,7 +62,8 @@ async def harvest_async(outline: Outline | str | Path | None = None, *, provider
     check_preferred(plans, entries)
     names = list(dict.fromkeys(n for p in plans for n in p.providers))
     cache = _open_cache(config)
-    extractor = Extractor(cache, workers=extract_workers)
+    workers = Workers(engine, extract_workers)
+    extractor = Extractor(cache, workers)
     from citecheck.fetch import Fetcher
 
     built: dict[str, Any] = {}
@@ -92,10 +94,11 @@ async def harvest_async(outline: Outline | str | Path | None = None, *, provider
     finally:
         for provider in built.values():
             await provider.aclose()
-        extractor.close()
+        workers.close()
         if cache is not None:
             cache.close()
     result = assemble(verdicts, book, plans, existing, engine, gate, searched.errors, str(into or "<harvest>"))
+    result.crashed = engine.crashed
     result.stats.update(candidates=len(found), distinct_urls=len(groups), fetch_log=dict(judge.fetch_log),
                         fetched=sum(v == "network" for v in judge.fetch_log.values()),
                         from_cache=sum(v == "cache" for v in judge.fetch_log.values()),

@@ -42,11 +42,14 @@ class HarvestResult:
     high_water: int = 0
     corpus_findings: list[Finding] = field(default_factory=list)  # self-check of the new corpus (C rules)
     gate: str = "default"
+    crashed: bool = False  # a rule raised: reported as E000 on the candidates it hit
 
     @property
     def exit_code(self) -> int:
         """0 when every section has sources; 1 when one ended empty, the corpus fails its own C
-        rules, or (under --gate strict) any candidate was rejected."""
+        rules, or (under --gate strict) any candidate was rejected; 2 when a rule crashed."""
+        if self.crashed:
+            return 2
         if self.empty_sections or self.corpus_findings:
             return 1
         return 1 if self.gate == "strict" and self.rejects else 0
