@@ -17,7 +17,7 @@ import email.utils
 import time
 import zlib
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from aiohttp import web
@@ -33,7 +33,7 @@ CHALLENGE = ("<html><head><title>Just a moment...</title></head><body>"
              "<div id='cf-browser-verification'>Checking your browser before accessing.</div></body></html>")
 
 
-@lru_cache(maxsize=None)
+@cache
 def gzip_bomb(size: int = 64 * 1024 * 1024) -> bytes:
     """`size` zero bytes as one gzip member (about 1000:1)."""
     packer = zlib.compressobj(6, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
@@ -41,7 +41,7 @@ def gzip_bomb(size: int = 64 * 1024 * 1024) -> bytes:
     return b"".join(packer.compress(block) for _ in range(size // len(block))) + packer.flush()
 
 
-@lru_cache(maxsize=None)
+@cache
 def brotli_bomb(size: int = 64 * 1024 * 1024) -> bytes:
     import brotli
 

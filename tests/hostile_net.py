@@ -10,7 +10,8 @@ import asyncio
 import socket
 import struct
 import threading
-from typing import Any, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from typing import Any, Self
 
 from aiohttp import web
 from aiohttp.abc import AbstractResolver, ResolveResult
@@ -36,7 +37,7 @@ class RawServer:
         finally:
             writer.close()
 
-    async def __aenter__(self) -> "RawServer":
+    async def __aenter__(self) -> Self:
         self._server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
         self.port = self._server.sockets[0].getsockname()[1]
         return self
@@ -169,7 +170,7 @@ class ServerThread:
         self._ready.set()
         self._loop.run_forever()
 
-    def __enter__(self) -> "ServerThread":
+    def __enter__(self) -> Self:
         self._thread.start()
         self._ready.wait(10)
         return self

@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 import pytest
 from hostile import HostileWeb, brotli_bomb, gzip_bomb

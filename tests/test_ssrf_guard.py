@@ -6,8 +6,8 @@ import ipaddress
 import pytest
 
 from citecheck.errors import ConfigError
-from citecheck.fetch.guard import Guard, Refused, ip_refusal, parse_allow
 from citecheck.fetch.addresses import literal_ip
+from citecheck.fetch.guard import Guard, Refused, ip_refusal, parse_allow
 
 # (host as written in a URL, the address it really names)
 SPELLINGS = [

@@ -69,4 +69,4 @@ def clear(cache_path: str | None, config_path: str | None) -> None:
 def _when(stamp: float | None) -> str:
     if stamp is None:
         return "-"
-    return dt.datetime.fromtimestamp(stamp, dt.timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+    return dt.datetime.fromtimestamp(stamp, dt.UTC).isoformat(timespec="seconds").replace("+00:00", "Z")

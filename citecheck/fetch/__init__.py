@@ -7,17 +7,18 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from citecheck.config import FetchConfig
 from citecheck.errors import InputError
 from citecheck.fetch.cache import Cache
-from citecheck.fetch.client import USER_AGENT, FetchResult, Fetcher
+from citecheck.fetch.client import USER_AGENT, Fetcher, FetchResult
 from citecheck.fetch.hosts import HostStats
 from citecheck.fetch.progress import ProgressBar
 from citecheck.models import Page
 
-__all__ = ["Cache", "FetchResult", "Fetcher", "Pages", "USER_AGENT", "fetch_all"]
+__all__ = ["USER_AGENT", "Cache", "FetchResult", "Fetcher", "Pages", "fetch_all"]
 FLUSH_EVERY = 200
 
 
@@ -32,7 +33,7 @@ class Pages(dict[str, Page]):
 
 
 async def fetch_all(urls: list[str], config: FetchConfig, *, progress: bool = False, resolver: Any = None,
-                    cache: "Cache | None" = None, keep_bodies: bool = False,
+                    cache: Cache | None = None, keep_bodies: bool = False,
                     socket_factory: Callable[..., Any] | None = None) -> Pages:
     """Fetch each distinct URL once (fragments ignored); cached facts are reused when fresh."""
     own = _open_cache(config) if cache is None and config.use_cache else None

@@ -13,6 +13,7 @@ except ImportError:  # pragma: no cover - brotli is optional
 
 ACCEPT_ENCODING = "gzip, deflate, br" if brotli is not None else "gzip, deflate"
 CHUNK = 64 * 1024
+_DECODE_ERRORS: tuple[type[Exception], ...] = (zlib.error,) if brotli is None else (zlib.error, brotli.error)
 
 
 class Bomb(Exception):
@@ -56,7 +57,7 @@ class Decoder:
                 self._feed_brotli(data)
             else:
                 self._keep(data)
-        except (zlib.error, *(() if brotli is None else (brotli.error,))) as err:
+        except _DECODE_ERRORS as err:
             raise Undecodable(str(err)) from None
 
     def _feed_brotli(self, data: bytes) -> None:

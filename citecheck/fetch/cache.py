@@ -12,9 +12,10 @@ import sqlite3
 import sys
 import time
 import zlib
+from collections.abc import Callable, Iterable
 from dataclasses import fields, replace
 from pathlib import Path
-from typing import Any, Callable, Iterable, TypeVar
+from typing import Any, Self, TypeVar
 
 import sqlite_utils
 
@@ -149,7 +150,7 @@ class Cache:
         rows = [{"key": dedupe_key(p.url), "url": p.url, "fetched": now, "outcome": p.outcome.value, "data": encode(p)}
                 for p in pages if cacheable(p)]
         if rows:
-            self._guard(lambda: self.db["pages"].insert_all(rows, pk="key", replace=True), None)
+            self._guard(lambda: self.db.table("pages").insert_all(rows, pk="key", replace=True), None)
         return len(rows)
 
     def get_extra(self, kind: str, key: str) -> dict[str, Any] | None:
@@ -160,7 +161,7 @@ class Cache:
 
     def put_extra(self, kind: str, key: str, value: dict[str, Any]) -> None:
         row = {"kind": kind, "key": key, "stored": time.time(), "data": json.dumps(value)}
-        self._guard(lambda: self.db["extras"].insert(row, pk=("kind", "key"), replace=True), None)
+        self._guard(lambda: self.db.table("extras").insert(row, pk=("kind", "key"), replace=True), None)
 
     def stats(self) -> dict[str, Any]:
         conn = self.db.conn
@@ -188,7 +189,7 @@ class Cache:
     def close(self) -> None:
         self.db.conn.close()
 
-    def __enter__(self) -> "Cache":
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any, Callable
+from typing import Any, Self
 from urllib.parse import urljoin
 
 import aiohttp
@@ -49,7 +50,7 @@ class Fetcher:
         self._socket_factory = socket_factory
         self._session: aiohttp.ClientSession | None = None
 
-    async def __aenter__(self) -> "Fetcher":
+    async def __aenter__(self) -> Self:
         connector = aiohttp.TCPConnector(limit=self.config.concurrency, limit_per_host=0, resolver=self._resolver,
                                          ttl_dns_cache=60, socket_factory=self._socket_factory)
         timeout = aiohttp.ClientTimeout(total=None, sock_connect=self.config.connect_timeout,
@@ -119,7 +120,7 @@ class Fetcher:
         last = chain[-1]
         return build_page(url, Answer(last.url, last.status), tuple(chain), fetched_at, "too-many-redirects"), b""
 
-    async def _request(self, target: Any, budget: "_Budget") -> Answer:
+    async def _request(self, target: Any, budget: _Budget) -> Answer:
         """One hop, retried on timeouts, resets, 429 and 502/503/504 within the budget."""
         answer = Answer(str(target))
         for attempt in range(self.config.retries + 1):
@@ -133,7 +134,7 @@ class Fetcher:
             await asyncio.sleep(wait)
         return answer
 
-    def _retry_wait(self, answer: Answer, attempt: int, budget: "_Budget") -> float | None:
+    def _retry_wait(self, answer: Answer, attempt: int, budget: _Budget) -> float | None:
         if attempt >= self.config.retries:
             return None
         if answer.error in RETRYABLE_ERRORS:
@@ -147,7 +148,7 @@ class Fetcher:
             return None
         return wait if wait < budget.left() else None
 
-    async def _attempt(self, target: Any, budget: "_Budget") -> Answer:
+    async def _attempt(self, target: Any, budget: _Budget) -> Answer:
         assert self._session is not None, "use Fetcher as an async context manager"
         answer = Answer(str(target))
         response: aiohttp.ClientResponse | None = None

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 from citecheck.fetch.parse import HTML_TYPES, BodyFacts, parse_body
 from citecheck.fetch.verdict import decide, is_challenge
@@ -40,7 +40,7 @@ def select_headers(raw: Mapping[str, str]) -> dict[str, str]:
 
 
 def now_iso() -> str:
-    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 def media_type(content_type: str) -> str:

@@ -7,9 +7,9 @@ import heapq
 import itertools
 import time
 from collections import Counter
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import AsyncIterator
 
 
 @dataclass

@@ -99,7 +99,8 @@ def _document(text: str) -> etree._Element | None:
 
 def _title(root: etree._Element) -> str:
     for el in root.iter("title"):
-        return " ".join("".join(el.itertext())[: TITLE_MAX * 4].split())[:TITLE_MAX]
+        text = "".join(str(t) for t in el.itertext())  # str(): lxml's stubs allow bytes
+        return " ".join(text[: TITLE_MAX * 4].split())[:TITLE_MAX]
     return ""
 
 
@@ -161,7 +162,7 @@ def visible_text(root: etree._Element, limit: int = TEXT_MAX) -> str:
     parts: list[str] = []
     size = 0
     for chunk in start.itertext():
-        words = chunk[: limit * 2].split()
+        words = str(chunk[: limit * 2]).split()
         if words:
             parts.extend(words)
             size += len(chunk)

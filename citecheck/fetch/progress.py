@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import sys
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any, Self
 
 from citecheck.fetch.hosts import HostStats
 
@@ -17,7 +18,7 @@ class ProgressBar:
         self._progress: Any = None
         self._task: Any = None
 
-    def __enter__(self) -> "ProgressBar":
+    def __enter__(self) -> Self:
         if self.enabled:
             from rich.console import Console
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn

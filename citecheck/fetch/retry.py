@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import datetime as dt
 import email.utils
+import math
 import random
 
 MAX_BACKOFF = 30.0
@@ -13,15 +14,14 @@ def retry_after(value: str | None, now: dt.datetime | None = None) -> float | No
     if not value:
         return None
     text = value.strip()
+    seconds: float | None
     try:
         seconds = float(text)
     except ValueError:
         seconds = _until_date(text, now)
-        if seconds is None:
-            return None
-    if seconds != seconds or seconds < 0:  # NaN or negative
-        return 0.0 if seconds == seconds else None
-    return seconds
+    if seconds is None or math.isnan(seconds):
+        return None
+    return max(0.0, seconds)
 
 
 def _until_date(text: str, now: dt.datetime | None) -> float | None:
@@ -30,8 +30,8 @@ def _until_date(text: str, now: dt.datetime | None) -> float | None:
     except (TypeError, ValueError, IndexError):
         return None
     if when.tzinfo is None:
-        when = when.replace(tzinfo=dt.timezone.utc)
-    now = now or dt.datetime.now(dt.timezone.utc)
+        when = when.replace(tzinfo=dt.UTC)
+    now = now or dt.datetime.now(dt.UTC)
     return max(0.0, (when - now).total_seconds())
 
 

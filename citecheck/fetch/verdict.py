@@ -10,7 +10,7 @@ import asyncio
 import errno
 import socket
 import ssl
-from typing import Mapping
+from collections.abc import Mapping
 
 import aiohttp
 
