@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
+from w3lib.encoding import html_body_declared_encoding
+
 from citecheck.errors import InputError
 from citecheck.extract.corpus import load_corpus_text
 from citecheck.extract.html import extract_html
@@ -56,18 +58,22 @@ def collect(paths: Iterable[str], include: Iterable[str] = DEFAULT_INCLUDE, excl
 
 
 def _walk(root: Path, include: tuple[str, ...], exclude: tuple[str, ...]) -> Iterable[Path]:
+    """Files under `root` matching an include glob and no exclude glob (symlinked folders not followed).
+
+    A glob matches a file's name, its path relative to `root`, or its path as given.
+    """
     for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = [d for d in dirnames if not _excluded(d, os.path.join(dirpath, d), exclude)]
-        for name in filenames:
+        dirnames[:] = sorted(d for d in dirnames if not _matches(root, os.path.join(dirpath, d), exclude))
+        for name in sorted(filenames):
             full = os.path.join(dirpath, name)
-            if _excluded(name, full, exclude):
-                continue
-            if any(fnmatch.fnmatch(name, pat) or fnmatch.fnmatch(full, pat) for pat in include):
+            if not _matches(root, full, exclude) and _matches(root, full, include):
                 yield Path(full)
 
 
-def _excluded(name: str, full: str, exclude: tuple[str, ...]) -> bool:
-    return any(fnmatch.fnmatch(name, pat) or fnmatch.fnmatch(full, pat) for pat in exclude)
+def _matches(root: Path, full: str, patterns: tuple[str, ...]) -> bool:
+    name, relative = os.path.basename(full), os.path.relpath(full, root).replace(os.sep, "/")
+    return any(fnmatch.fnmatch(name, pat) or fnmatch.fnmatch(relative, pat) or fnmatch.fnmatch(full, pat)
+               for pat in patterns)
 
 
 def read_text(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
@@ -91,9 +97,22 @@ def _decode(path: str, data: bytes, max_bytes: int) -> str:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
-        line = data[: err.start].count(b"\n") + 1
-        raise InputError(f"{path}:{line}: invalid UTF-8 (byte 0x{data[err.start]:02x} at offset {err.start})") from None
+        text = _declared_html(data)
+        if text is None:
+            line = data[: err.start].count(b"\n") + 1
+            raise InputError(f"{path}:{line}: invalid UTF-8 (byte 0x{data[err.start]:02x} at offset {err.start})") from None
     return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _declared_html(data: bytes) -> str | None:
+    """An HTML page that is not UTF-8 but declares its charset (`<meta charset>`) is read in it."""
+    encoding = html_body_declared_encoding(data[:4096])
+    if not encoding or encoding.replace("-", "").lower() in ("utf8", "utf8sig"):
+        return None
+    try:
+        return data.decode(encoding)
+    except (LookupError, UnicodeDecodeError):
+        return None
 
 
 def _add(inputs: Inputs, path: str, text: str) -> None:

@@ -18,18 +18,20 @@ _LABEL = r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
 _PATH_CHARS = r"[^\s<>\"'`\u00a0\u3000]"
 
 _SCHEME_RE = re.compile(
-    r"(?<![\w@])(?P<scheme>(?:https?|hxxps?|hXXps?|h\*\*ps?|ftp|fxp|sftp|file|javascript|data|mailto|tel|ws|wss)"
-    r"(?:\[:\]|:)(?://|\\\\)?)" + _PATH_CHARS + "+",
+    r"(?<![\w@+.-])(?P<scheme>(?:(?:https?|hxxps?|hXXps?|h\*\*ps?|ftp|fxp|sftp|file|javascript|data|mailto|tel|ws|wss)"
+    r"(?:\[:\]|:)(?://|\\\\)?)|[a-z][a-z0-9+.-]{1,31}://)" + _PATH_CHARS + "+",
     re.IGNORECASE,
 )
-_PROTO_RELATIVE_RE = re.compile(r"(?<![\w:/])//(?:" + _LABEL + _DOT + r")+[a-z]{2,}(?:[/:?#]" + _PATH_CHARS + r"*)?", re.IGNORECASE)
-_WWW_RE = re.compile(r"(?<![\w./@-])www\d{0,3}" + _DOT + r"(?:" + _LABEL + _DOT + r")*[a-z]{2,63}(?:[/:?#]" + _PATH_CHARS + r"*)?", re.IGNORECASE)
+# A host never starts right after a word character, a dot, or a closing bracket: besides being
+# right, this keeps every pattern linear (no restart inside a long `a[.]a[.]a…` run).
+_PROTO_RELATIVE_RE = re.compile(r"(?<![\w:/\])}])//(?:" + _LABEL + _DOT + r")+[a-z]{2,}(?:[/:?#]" + _PATH_CHARS + r"*)?", re.IGNORECASE)
+_WWW_RE = re.compile(r"(?<![\w./@\])}-])www\d{0,3}" + _DOT + r"(?:" + _LABEL + _DOT + r")*[a-z]{2,63}(?:[/:?#]" + _PATH_CHARS + r"*)?", re.IGNORECASE)
 _DOMAIN_RE = re.compile(
-    r"(?<![\w./@:-])(?:" + _LABEL + _DOT + r")+(?P<tld>[a-z]{2,63})(?P<rest>/" + _PATH_CHARS + r"*)",
+    r"(?<![\w./@:\])}-])(?:" + _LABEL + _DOT + r")+(?P<tld>[a-z]{2,63})(?P<rest>/" + _PATH_CHARS + r"*)",
     re.IGNORECASE,
 )
 _DEFANGED_HOST_RE = re.compile(
-    r"(?<![\w./@-])(?:" + _LABEL + r"(?:\[\.\]|\(\.\)|\{\.\}|\[dot\]|\(dot\)|\.))+" + r"[a-z]{2,63}(?:[/:?#]" + _PATH_CHARS + r"*)?",
+    r"(?<![\w./@\])}-])(?:" + _LABEL + r"(?:\[\.\]|\(\.\)|\{\.\}|\[dot\]|\(dot\)|\.))+" + r"[a-z]{2,63}(?:[/:?#]" + _PATH_CHARS + r"*)?",
     re.IGNORECASE,
 )
 _DEFANG_HINT = re.compile(r"\[\.\]|\(\.\)|\{\.\}|\[dot\]|\(dot\)", re.IGNORECASE)
@@ -139,6 +141,9 @@ def _classify(raw: str, kind: str, start: int) -> BareMatch | None:
         return None  # plain hosts without a path are ordinary words like "e.g" or "node.js"
     url = refang(raw) if defanged else raw
     if kind == "bare":
+        scheme = _SCHEME_RE.match(url)
+        if scheme is None or not url[scheme.end("scheme"):].lstrip("/\\"):
+            return None  # a scheme with nothing after it ("http://") is not a URL
         if url.lower().startswith(("http:", "https:")) and "://" not in url:
             return None
         return BareMatch(start, raw, url, "defanged" if defanged else "bare")

@@ -5,19 +5,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterator
 
+from html import unescape as std_unescape
+
 from lxml import etree, html
 
 from citecheck.extract.htmlscan import CODE, Scan, StartTag, scan_html
 
-# Any element's href/src/cite is a URL (custom elements included, as browsers and lychee treat them).
-URL_ATTRS = ("href", "src", "cite")
+# Any element's href/src/cite is a URL (custom elements included, as browsers and lychee treat them);
+# srcset holds a comma-separated list of "URL [descriptor]" candidates.
+URL_ATTRS = ("href", "src", "cite", "srcset")
 _TAG_ATTRS = {"object": ("data",), "video": ("poster",), "form": ("action",)}
 _HINTS = ("href", "src", "cite", "data", "poster", "action")
+_ORIGIN_ONLY = {"dns-prefetch", "preconnect"}  # <link rel=…> naming an origin to warm up, not a resource
 
 
 @dataclass(frozen=True)
 class HtmlLink:
-    url: str  # decoded, surrounding blanks removed
+    url: str  # decoded, surrounding blanks removed (one srcset candidate per link)
     raw: str  # the value as written (entities undecoded), or `url` when it could not be located
     offset: int  # of `raw` in the scanned text; -1 when unknown
     text: str  # anchor text or alt text
@@ -42,26 +46,42 @@ def element_links(root: etree._Element, scan: Scan) -> Iterator[HtmlLink]:
     """URL attributes in document order, each joined to its start tag in `scan` for an offset."""
     matcher = TagMatcher(scan)
     for el in root.iter():
-        if not isinstance(el.tag, str):
+        if not isinstance(el.tag, str) or _origin_only(el):
             continue
         for attr in URL_ATTRS + _TAG_ATTRS.get(el.tag, ()):
             value = el.get(attr)
-            if value is None or not value.strip():
-                continue
-            tag = matcher.find(el.tag, attr, value)
-            yield _link(el, attr, value, tag)
+            if value is not None and value.strip():
+                yield from _links(el, attr, value, matcher.find(el.tag, attr, value))
 
 
-def _link(el: etree._Element, attr: str, value: str, tag: StartTag | None) -> HtmlLink:
-    url = value.strip()
-    text = el.text_content() if el.tag == "a" else el.get("alt") or ""
-    found = tag.attr(attr) if tag is not None else None
-    raw, offset = url, -1
-    if found is not None:
-        lead = len(found.raw) - len(found.raw.lstrip())
-        raw, offset = found.raw.strip(), found.offset + lead
+def _origin_only(el: etree._Element) -> bool:
+    return el.tag == "link" and not _ORIGIN_ONLY.isdisjoint((el.get("rel") or "").lower().split())
+
+
+def _links(el: etree._Element, attr: str, value: str, tag: StartTag | None) -> Iterator[HtmlLink]:
+    text = " ".join((el.text_content() if el.tag == "a" else el.get("alt") or "").split())
     in_code = any(isinstance(a.tag, str) and a.tag in CODE for a in el.iterancestors())
-    return HtmlLink(url, raw, offset, " ".join(text.split()), el.tag, el.sourceline or 1, in_code)
+    found = tag.attr(attr) if tag is not None else None
+    raw, offset = (found.raw, found.offset) if found is not None else (value, -1)
+    pieces = _srcset(raw) if attr == "srcset" else [(0, raw)]
+    for start, piece in pieces:
+        lead = len(piece) - len(piece.lstrip())
+        url = std_unescape(piece).strip() if found is not None else piece.strip()
+        if url:
+            yield HtmlLink(url, piece.strip(), offset + start + lead if offset >= 0 else -1, text, el.tag,
+                           el.sourceline or 1, in_code)
+
+
+def _srcset(raw: str) -> list[tuple[int, str]]:
+    """(offset, URL) of each candidate in a srcset value: "a.png 1x, b.png 2x"."""
+    found, pos = [], 0
+    for part in raw.split(","):
+        stripped = part.lstrip()
+        url = stripped.split(None, 1)[0] if stripped else ""
+        if url:
+            found.append((pos + len(part) - len(stripped), url))
+        pos += len(part) + 1
+    return found
 
 
 class TagMatcher:
