@@ -24,11 +24,12 @@ CORPUS_URLS = [s.url for s in CORPUS.sources]
 EXAMPLES = int(os.environ.get("CITECHECK_HYPOTHESIS_EXAMPLES", "1500"))
 ZERO_WIDTH = "\u200b\u200c\u200d\u2060\ufeff"
 
-labels = st.text("abcdefghijklmnopqrstuvwxyz0123456789-", min_size=1, max_size=12).filter(
-    lambda s: s[0] != "-" and s[-1] != "-")
+# Pools rather than free text for URL parts: cheap to draw, so more drafts per second of CI.
+labels = st.sampled_from(["acme", "northwind", "a", "x1", "my-site", "sub", "www", "cdn", "doi", "xn--bcher-kva",
+                          "localhost", "10", "ir", "eurostat", "very-long-label-with-dashes", "ünïcödé", "s3"])
 tlds = st.sampled_from(["com", "org", "net", "io", "co.uk", "de", "ai", "dev", "xyz", "zz", "example", "рф"])
-paths = st.lists(st.text("abcdefghijklmnopqrstuvwxyz0123456789-_.~%", min_size=1, max_size=10), max_size=3).map(
-    lambda parts: "/" + "/".join(parts))
+paths = st.sampled_from(["", "/", "/x", "/a/b.html", "/report-2024.pdf?utm_source=x&id=7", "/p#frag", "/~user/",
+                         "/path_with_(parens)", "/%E2%9C%93", "/x.", "/a,b;c"])
 hosts = st.builds(lambda ls, tld: ".".join(ls) + "." + tld, st.lists(labels, min_size=1, max_size=3), tlds)
 schemes = st.sampled_from(["https://", "http://", "HTTPS://", "ftp://", "hxxps://", "hxxp[:]//", "//", "https:\\\\"])
 random_urls = st.builds(lambda s, h, p: s + h + p, schemes, hosts, paths)

@@ -63,6 +63,8 @@ def literal_regions(text: str) -> Regions:
 
 def _code_spans(text: str, blocks: Regions) -> list[tuple[int, int]]:
     """CommonMark code spans: a backtick run closes at the next run of the same length."""
+    if "`" not in text:
+        return []
     runs = [m for m in _BACKTICKS_RE.finditer(text) if m.start() not in blocks and not _escaped(text, m.start())]
     spans: list[tuple[int, int]] = []
     i = 0

@@ -18,13 +18,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 # Anything that is not plain printable ASCII prose needs the slow path.
-_SPECIAL_RE = re.compile(
-    r"[^\x20-\x7e\n\t]|&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});|\\[!-/:-@\[-`{-~]"
-    r"|h\*\*p|[*`]|\[(?:\.|dot|:|/|://)\]|\((?:\.|dot)\)|\{(?:\.|dot)\}",
-    re.IGNORECASE,
-)
-_REFANG = {"h**p": "http", "[.]": ".", "[dot]": ".", "(.)": ".", "(dot)": ".", "{.}": ".", "{dot}": ".", "[:]": ":", "[/]": "/",
-           "[://]": "://"}
+_SPECIAL = (r"[^\x20-\x7e\n\t]|&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});|\\[!-/:-@\[-`{-~]"
+            r"|[*`]|\[(?:\.|dot|:|/|://)\]|\((?:\.|dot)\)|\{(?:\.|dot)\}")
+_SPECIAL_RE = re.compile(_SPECIAL, re.IGNORECASE)
+_SPECIAL_STARS_RE = re.compile(r"h\*\*p|" + _SPECIAL, re.IGNORECASE)  # only when `**p` occurs: every `h` costs
+_REFANG = {"h**p": "http", "[.]": ".", "[dot]": ".", "(.)": ".", "(dot)": ".", "{.}": ".", "{dot}": ".",
+           "[:]": ":", "[/]": "/", "[://]": "://"}
 _LOOKALIKE = {"\u3002": ".", "\uff61": ".", "\ufe12": ".", "\u2024": ".", "\u2044": "/", "\u2215": "/",
               "\u29f8": "/", "\uff0f": "/"}
 
@@ -65,7 +64,8 @@ def build_shadow(text: str) -> Shadow:
     parts: list[str] = []
     runs: list[tuple[int, int, int, bool]] = []
     size = pos = 0
-    for m in _SPECIAL_RE.finditer(text):
+    special = _SPECIAL_STARS_RE if "**p" in text.lower() else _SPECIAL_RE
+    for m in special.finditer(text):
         if m.start() > pos:
             runs.append((size, pos, m.start(), True))
             parts.append(text[pos:m.start()])
