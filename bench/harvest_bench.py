@@ -22,8 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-WORDS = ("market policy freight river climate budget harbour senate tariff ledger census pension canal "
-         "treaty battery subsidy migration voltage estuary harvest forecast municipal regulator haulage").split()
+WORDS = ["market", "policy", "freight", "river", "climate", "budget", "harbour", "senate", "tariff", "ledger", "census", "pension", "canal", "treaty", "battery", "subsidy", "migration", "voltage", "estuary", "harvest", "forecast", "municipal", "regulator", "haulage"]
 KINDS = [("ok", 85), ("notfound", 5), ("soft404", 5), ("paywall", 5)]
 SECTIONS = ("market", "competition", "regulation")
 SERVE_PAGES = 2000
@@ -43,7 +42,7 @@ def title_of(page: int) -> str:
     return " ".join(rng.choice(WORDS) for _ in range(5)).capitalize() + f" report {page}"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def html_of(page: int) -> tuple[int, str]:
     kind, title, rng = kind_of(page), title_of(page), random.Random(page + 1)
     if kind == "notfound":
@@ -112,7 +111,7 @@ def run(workdir: Path, sources: Path, workers: int | None, cli: bool, select: st
         started = time.perf_counter()
         proc = subprocess.run([sys.executable, "-m", "citecheck", "harvest", "--urls", str(sources), "-o", str(corpus),
                                "--cache", str(cache), "--allow", "127.0.0.1", "--ignore", "U004,C005", "-q"],
-                              capture_output=True, text=True)
+                              capture_output=True, text=True, check=False)
         wall = time.perf_counter() - started
         return wall, {"exit": proc.returncode, "kept": len(__import__("json").loads(corpus.read_text()))}
     from citecheck.config import build

@@ -6,8 +6,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
 
 from aiohttp import web
 
@@ -78,7 +79,7 @@ class Site:
         self.server: Any = None
 
     @classmethod
-    async def start(cls, aiohttp_server: Any, pages: dict[str, Page] | None = None) -> "Site":
+    async def start(cls, aiohttp_server: Any, pages: dict[str, Page] | None = None) -> Site:
         site = cls(pages or default_pages())
         app = web.Application()
         app.router.add_get("/{tail:.*}", site.handle)

@@ -2,7 +2,8 @@
 become one source, failures become rejects, and the new corpus is checked by the C rules."""
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from citecheck.engine.run import Engine
 from citecheck.harvest.corpus import build_source, canonical_of, render

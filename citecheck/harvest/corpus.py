@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 from urllib.parse import urljoin, urlsplit
 
 from citecheck.atomic import atomic_write

@@ -12,8 +12,9 @@ a warning) and the title check (`citecheck.harvest.titlecheck`, an error).
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from citecheck.errors import UsageError
 from citecheck.models import Finding, Outcome, Page, Severity

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
 
 from citecheck.atomic import atomic_write
 from citecheck.errors import CorpusError
@@ -49,7 +49,7 @@ class IdBook:
     issued: list[str] = field(default_factory=list)
 
     @classmethod
-    def from_corpus(cls, corpus: Corpus | None, corpus_path: str | Path | None) -> "IdBook":
+    def from_corpus(cls, corpus: Corpus | None, corpus_path: str | Path | None) -> IdBook:
         book = cls()
         if corpus is not None:
             for source in corpus.sources:

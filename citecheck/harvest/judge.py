@@ -7,8 +7,9 @@ only when a candidate passes and no main text is stored for that body is the pag
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from citecheck.engine.run import Engine
 from citecheck.harvest.gate import Policy, Reason, failing, finding_reason, outcome_reason

@@ -11,9 +11,10 @@ from __future__ import annotations
 import hashlib
 import inspect
 import json
+from collections.abc import Mapping
 from dataclasses import fields, is_dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from citecheck import __version__
 from citecheck.engine.run import Engine

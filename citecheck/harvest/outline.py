@@ -7,9 +7,10 @@ error is one OutlineError naming the file and line.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import yaml
 
@@ -110,7 +111,7 @@ def _validate(data: Mapping[str, Any], node: yaml.Node, path: str) -> None:
     line = line_of(node_at(node, at))
     if err.validator == "additionalProperties":
         known = sorted(err.schema.get("properties", {}))
-        unknown = sorted(set(err.instance) - set(known))[0]
+        unknown = min(set(err.instance) - set(known))
         raise OutlineError(f"{path}:{key_line(node_at(node, at), unknown, line)}: {where}: unknown key {unknown!r} "
                            f"(known keys: {', '.join(known)})")
     raise OutlineError(f"{path}:{line}: {where}: {_message(err)}")

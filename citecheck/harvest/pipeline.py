@@ -10,8 +10,9 @@ from __future__ import annotations
 import asyncio
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from citecheck.config import Config, load_config
 from citecheck.engine.registry import Registry, build_registry

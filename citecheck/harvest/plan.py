@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from citecheck.errors import ProviderError, UsageError
 from citecheck.harvest.outline import Outline, Query, Section

@@ -2,7 +2,7 @@
 and the outline's preferred sources checked against it."""
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from citecheck.config import Config
 from citecheck.errors import OutlineError

@@ -14,7 +14,7 @@ MAX_LINKS = 50
 def same_site_links(body: bytes, base_url: str, domain: str) -> list[tuple[str, str]]:
     """(url, anchor text) of every link on `domain` that is not the results page itself."""
     try:
-        root = html.document_fromstring(decode(body, "text/html"))
+        root: html.HtmlElement = html.document_fromstring(decode(body, "text/html"))  # type: ignore[assignment]
     except (etree.ParserError, ValueError):
         return []
     root.make_links_absolute(base_url, resolve_base_href=True, handle_failures="discard")

@@ -54,8 +54,8 @@ def check_title(search_title: str, snippet: str, page: Page, threshold: float = 
     score = max(similarity(search_title, t) for t in page_titles)
     if score >= threshold:
         return TitleVerdict(True, score)
-    if snippet and len(snippet) >= 40 and page.text_sample:
-        if fuzz.partial_ratio(fold(snippet)[:300], fold(page.text_sample)) >= SNIPPET_THRESHOLD:
-            return TitleVerdict(True, score, "snippet found in the page")
+    if snippet and len(snippet) >= 40 and page.text_sample and \
+            fuzz.partial_ratio(fold(snippet)[:300], fold(page.text_sample)) >= SNIPPET_THRESHOLD:
+        return TitleVerdict(True, score, "snippet found in the page")
     return TitleVerdict(False, score, f"search title {search_title!r} vs page title {page_titles[0]!r} "
                                       f"(similarity {score:.0f} < {threshold:.0f})")

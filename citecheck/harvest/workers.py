@@ -13,8 +13,9 @@ import asyncio
 import multiprocessing
 import os
 import sys
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any, Callable
+from typing import Any
 
 from citecheck.engine.run import Engine
 from citecheck.models import Finding, Link, Page

@@ -1,8 +1,9 @@
 """YAML input files with line numbers: the outline and the source directory share these helpers."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import yaml
 

@@ -6,7 +6,8 @@ base URLs from `providers.<name>` in config; `directory` searches a curated sour
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Protocol, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 
 from citecheck.errors import ConfigError, UsageError
 from citecheck.harvest.providers.base import Candidate, HttpProvider, settings_for
@@ -37,7 +38,7 @@ def build_provider(name: str, providers: Mapping[str, Any], *, directory: str = 
         cls = WEB_APIS[name]
         return cls(settings_for(name, providers, cls.options))
     if name == "directory":
-        settings = settings_for(name, providers, {"path", "min_score"})
+        settings = settings_for(name, providers, frozenset({"path", "min_score"}))
         path = directory or str(settings.get("path", ""))
         if not entries and not path:
             raise ConfigError("the directory provider needs a source list: `directory:` in the outline or "
@@ -46,5 +47,16 @@ def build_provider(name: str, providers: Mapping[str, Any], *, directory: str = 
     raise UsageError(f"unknown provider {name!r} (known: {', '.join(NAMES)})")
 
 
-__all__ = ["Candidate", "Directory", "Entry", "Listed", "NAMES", "Provider", "UrlList", "WEB_APIS",
-           "build_provider", "listed_urls", "load_directory"]
+__all__ = [
+    "NAMES",
+    "WEB_APIS",
+    "Candidate",
+    "Directory",
+    "Entry",
+    "Listed",
+    "Provider",
+    "UrlList",
+    "build_provider",
+    "listed_urls",
+    "load_directory",
+]

@@ -7,12 +7,14 @@ timeouts, malformed JSON, an unexpected shape) into one clear ProviderError line
 """
 from __future__ import annotations
 
+import abc
 import asyncio
 import html
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, ClassVar
 
 import aiohttp
 
@@ -34,7 +36,7 @@ class Candidate:
     rank: int = 0
 
 
-def settings_for(name: str, providers: Mapping[str, Any], allowed: set[str]) -> dict[str, Any]:
+def settings_for(name: str, providers: Mapping[str, Any], allowed: frozenset[str]) -> dict[str, Any]:
     """The `providers.<name>` config mapping, refusing unknown keys."""
     raw = providers.get(name) or {}
     if not isinstance(raw, Mapping):
@@ -42,17 +44,17 @@ def settings_for(name: str, providers: Mapping[str, Any], allowed: set[str]) -> 
     unknown = set(raw) - allowed - COMMON_SETTINGS
     if unknown:
         known = ", ".join(sorted(allowed | COMMON_SETTINGS))
-        raise ConfigError(f"providers.{name}: unknown setting {sorted(unknown)[0]!r} (known: {known})")
+        raise ConfigError(f"providers.{name}: unknown setting {min(unknown)!r} (known: {known})")
     return dict(raw)
 
 
-class HttpProvider:
+class HttpProvider(abc.ABC):
     """Base of the web-API providers: one aiohttp session, one JSON request helper."""
 
     name = ""
     key_env = ""
     base_url = ""
-    options: set[str] = set()
+    options: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, settings: Mapping[str, Any]) -> None:
         self.settings = dict(settings)
@@ -65,6 +67,10 @@ class HttpProvider:
         self.timeout = float(self.settings.get("timeout", 30))
         self.retries = int(self.settings.get("retries", 1))
         self._session: aiohttp.ClientSession | None = None
+
+    @abc.abstractmethod
+    async def search(self, query: str, limit: int) -> list[Candidate]:
+        """The provider's results for `query`, at most `limit`, best first."""
 
     async def aclose(self) -> None:
         if self._session is not None:
@@ -91,7 +97,7 @@ class HttpProvider:
             async with self._session.request(method, self.root + path, params=params, json=json,
                                              headers=headers) as response:
                 return response.status, _retry_after(response.headers.get("Retry-After")), await response.read()
-        except asyncio.TimeoutError:
+        except TimeoutError:
             raise ProviderError(f"{self.name}: no answer from {self.root} within {self.timeout:g} s") from None
         except aiohttp.ClientError as err:
             raise ProviderError(f"{self.name}: cannot reach {self.root}: {err}") from None

@@ -16,7 +16,7 @@ class Brave(HttpProvider):
     name = "brave"
     key_env = "BRAVE_API_KEY"
     base_url = "https://api.search.brave.com"
-    options = {"country", "search_lang", "safesearch"}
+    options = frozenset({"country", "search_lang", "safesearch"})
 
     async def search(self, query: str, limit: int) -> list[Candidate]:
         text, sites = split_sites(query)

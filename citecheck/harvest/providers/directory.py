@@ -8,8 +8,9 @@ through citecheck's guarded fetcher and its same-site links become candidates.
 """
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Awaitable, Callable, Sequence
+from typing import Any
 from urllib.parse import quote_plus
 
 from rapidfuzz import fuzz
@@ -59,7 +60,7 @@ def _entry(raw: Any, where: str, line: int) -> Entry:
         raise fail("each source needs a 'name' and a 'domain'")
     unknown = set(raw) - {"name", "domain", "reports", "search"}
     if unknown:
-        raise fail(f"unknown key {sorted(unknown)[0]!r} (known: domain, name, reports, search)")
+        raise fail(f"unknown key {min(unknown)!r} (known: domain, name, reports, search)")
     search = str(raw.get("search") or "")
     if search and ("{query}" not in search or not search.startswith(("http://", "https://"))):
         raise fail(f"search must be an http(s) URL template containing {{query}}, got {search!r}")
@@ -81,7 +82,7 @@ class Directory:
         self.prefer = tuple(prefer)
         self.min_score = min_score
 
-    def scoped(self, prefer: Sequence[str]) -> "Directory":
+    def scoped(self, prefer: Sequence[str]) -> Directory:
         """The same directory favouring one section's preferred sources."""
         return Directory(self.entries, self.fetch_html, prefer, self.min_score)
 

@@ -17,7 +17,7 @@ class Firecrawl(HttpProvider):
     name = "firecrawl"
     key_env = "FIRECRAWL_API_KEY"
     base_url = "https://api.firecrawl.dev"
-    options = {"country", "tbs"}
+    options = frozenset({"country", "tbs"})
 
     async def search(self, query: str, limit: int) -> list[Candidate]:
         text, sites = split_sites(query)

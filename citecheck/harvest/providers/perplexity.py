@@ -19,7 +19,7 @@ class Perplexity(HttpProvider):
     name = "perplexity"
     key_env = "PERPLEXITY_API_KEY"
     base_url = "https://api.perplexity.ai"
-    options = {"model", "search_recency_filter"}
+    options = frozenset({"model", "search_recency_filter"})
 
     async def search(self, query: str, limit: int) -> list[Candidate]:
         text, sites = split_sites(query)

@@ -17,7 +17,7 @@ class SerpApi(HttpProvider):
     name = "serpapi"
     key_env = "SERPAPI_API_KEY"
     base_url = "https://serpapi.com"
-    options = {"engine", "gl", "hl", "location"}
+    options = frozenset({"engine", "gl", "hl", "location"})
 
     async def search(self, query: str, limit: int) -> list[Candidate]:
         text, sites = split_sites(query)

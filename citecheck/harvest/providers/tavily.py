@@ -16,7 +16,7 @@ class Tavily(HttpProvider):
     name = "tavily"
     key_env = "TAVILY_API_KEY"
     base_url = "https://api.tavily.com"
-    options = {"search_depth", "topic"}
+    options = frozenset({"search_depth", "topic"})
 
     async def search(self, query: str, limit: int) -> list[Candidate]:
         text, sites = split_sites(query)
