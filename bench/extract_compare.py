@@ -19,8 +19,8 @@ import re
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_PAGES = ROOT.parent / "shared" / "realworld" / "pages" / "article"
