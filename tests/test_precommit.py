@@ -25,7 +25,7 @@ ARTICLE = b"<html><head><title>Quarterly robotics market report</title></head><b
 
 class _Site(BaseHTTPRequestHandler):
     def do_GET(self) -> None:  # noqa: N802 - http.server API
-        body, status = (ARTICLE, 200) if self.path.startswith("/reports/") else (b"<title>404 Not Found</title>", 404)
+        body, status = (ARTICLE, 200) if self.path == "/reports/q3" else (b"<title>404 Not Found</title>", 404)
         self.send_response(status)
         self.send_header("Content-Type", "text/html; charset=utf-8")
         self.send_header("Content-Length", str(len(body)))

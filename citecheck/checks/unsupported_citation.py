@@ -7,7 +7,8 @@ the corpus entry's summary and `body_excerpt` (with `--corpus`), or the fetched 
 text (online) — citecheck finds the best-matching passage (lexical coverage of the claim's
 content words plus rapidfuzz token-set similarity) and checks the hard facts: every number,
 percentage and year, and every capitalised name in the claim must occur in that passage (names
-anywhere in the source). The best passage is the evidence. Sentences whose source text is not
+anywhere in the source, or as their acronym). A sentence citing several sources is supported when
+one of them, or all of them together, support it. The best passage is the evidence. Sentences whose source text is not
 available are not judged.
 
 Failing example (the source says revenue grew 45%):
@@ -75,6 +76,8 @@ def check(memo: Any, options: Mapping[str, Any]) -> Iterator[Hit]:
         results = [(ref, assess(claim.sentence, text, thresholds=limits)) for ref, text in texts]
         if any(a.supported for _, a in results):
             continue
+        if len(texts) > 1 and assess(claim.sentence, " ".join(t for _, t in texts), thresholds=limits).supported:
+            continue  # a sentence citing several sources may draw each fact from a different one
         ref, best = max(results, key=lambda r: r[1].score)
         yield Hit(f"cited source does not support the claim ({best.reason})", claim.location,
                   ref if "://" in ref else "", evidence=best.passage[:300])

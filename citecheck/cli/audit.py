@@ -65,7 +65,7 @@ def command(paths: tuple[str, ...], offline: bool, fmt: str, fail_on: str | None
         texts = {d.path: d.text for d in inputs.documents}
         report.findings, hidden = filter_new(report.findings, texts, load_baseline(baseline_path))
         report.extra_summary["baselined"] = hidden
-    payload = render(fmt, report.findings, report.summary, registry=registry, report=report,
+    payload = render(fmt, report.findings, report.summary, registry=registry, report=report, corpus=corpus,
                      color=output is None and sys.stdout.isatty(),
                      suppressed=report.suppressed if report_suppressions else None)
     if output:

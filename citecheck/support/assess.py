@@ -1,6 +1,7 @@
 """Score one claim against one source text: best passage, lexical coverage, hard fact checks."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Protocol, Sequence
 
@@ -94,10 +95,19 @@ def _missing_numbers(claim: str, passage: str) -> tuple[str, ...]:
 
 def _missing_entities(claim: str, source: str, thresholds: Thresholds) -> tuple[str, ...]:
     lowered = source.lower()
+    tokens = set(re.findall(r"[a-z0-9]+", lowered))
     missing = []
     for name in entities(claim):
         if name in thresholds.ignore_entities:
             continue
-        if name.lower() not in lowered and not all(part.lower() in lowered for part in name.split()):
-            missing.append(name)
+        parts = name.split()
+        if name.lower() in lowered or all(part.lower() in lowered for part in parts):
+            continue
+        if len(parts) > 1 and acronym(parts) in tokens:
+            continue  # "Bureau of Transportation Statistics" is cited as "BTS"
+        missing.append(name)
     return tuple(sorted(missing))
+
+
+def acronym(parts: list[str]) -> str:
+    return "".join(p[0] for p in parts if p[:1].isupper()).lower()

@@ -9,6 +9,7 @@ _ABBREV = ("e.g.", "i.e.", "etc.", "vs.", "Inc.", "Ltd.", "Corp.", "Co.", "Mr.",
            "approx.", "Jan.", "Feb.", "Mar.", "Apr.", "Aug.", "Sept.", "Sep.", "Oct.", "Nov.", "Dec.", "Fig.")
 _MD_LINK_RE = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 _CITE_RE = re.compile(r"\[\^[^\]]+\]|\[src-\d{3,}(?:\s*[,;]\s*src-\d{3,})*\]|<[^>]+>", re.IGNORECASE)
+_LIST_LABEL_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\*\*)?[\w][\w /&-]{0,40}:(?:\*\*)?\s+|^\s*(?:[-*+]|\d+[.)])\s+")
 _URL_RE = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
 _WORD_RE = re.compile(r"[A-Za-z\u00c0-\u024f][A-Za-z\u00c0-\u024f'-]+|\d[\d,.]*")
 _NUMBER_RE = re.compile(r"(?<![\w.])[$€£¥]?\d[\d,]*(?:\.\d+)?\s?(?:%|percent|per cent|bn|billion|million|m\b|k\b|x\b)?",
@@ -40,6 +41,7 @@ def split_sentences(text: str) -> list[tuple[int, str]]:
 def clean_claim(sentence: str) -> str:
     """The sentence as a reader sees it: link text kept, citations, tags and URLs dropped."""
     text = _MD_LINK_RE.sub(r"\1", sentence)
+    text = _LIST_LABEL_RE.sub("", text)
     text = _CITE_RE.sub(" ", text)
     text = _URL_RE.sub(" ", text)
     text = re.sub(r"[*_`#>|]+", " ", text)
