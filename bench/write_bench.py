@@ -95,9 +95,10 @@ def main() -> None:
     print(f"{'':34}{'wall':>9}{'cpu':>9}")
     print(f"{'transform (text pipeline)':34}{_ms(t_transform)}")
     print(f"{'write, contract rules M006+M009':34}{_ms(t_gate)}")
-    print(f"{'write, all memo rules':34}{_ms(t_write)}  ({len(result.findings)} findings, "  # type: ignore[attr-defined]
-          f"{len(result.citations)} footnotes)")  # type: ignore[attr-defined]
-    print(f"{'write on its own output':34}{_ms(t_rerun)}  (unchanged: {again.text == memo})")  # type: ignore[attr-defined]
+    findings, footnotes = len(result.findings), len(result.citations)  # type: ignore[attr-defined]
+    print(f"{'write, all memo rules':34}{_ms(t_write)}  ({findings} findings, {footnotes} footnotes)")
+    unchanged = again.text == memo  # type: ignore[attr-defined]
+    print(f"{'write on its own output':34}{_ms(t_rerun)}  (unchanged: {unchanged})")
     assert out.text == memo  # type: ignore[attr-defined]
 
 

@@ -79,7 +79,8 @@ def test_no_citations_no_list() -> None:
     ('Margins "rose" & <b>fell</b> [src-404].',
      'Margins "rose" & <b>fell</b> <needs-source claim="Margins &quot;rose&quot; &amp; fell"/>.'),
     ("Both [src-001, src-404].", 'Both [^1]<needs-source claim="Both"/>.'),
-    ("# Heading\n\n- item with a claim [src-404]", '# Heading\n\n- item with a claim <needs-source claim="item with a claim"/>'),
+    ("# Heading\n\n- item with a claim [src-404]",
+     '# Heading\n\n- item with a claim <needs-source claim="item with a claim"/>'),
 ])
 def test_unknown_ids_become_needs_source_with_the_claim(draft: str, expected: str) -> None:
     assert body(draft) == expected
@@ -104,7 +105,8 @@ def test_claim_never_carries_a_url() -> None:
     ("![alt](https://evil.com/i.png)", 'alt<needs-source reason="uncorpused-url"/>'),
     ("<https://evil.com/x>", '<needs-source reason="uncorpused-url"/>'),
     ('<a href="https://evil.com">text</a>', 'text<needs-source reason="uncorpused-url"/>'),
-    ("[r][x]\n\n[x]: https://evil.com/r", 'r<needs-source reason="uncorpused-url"/>\n\n<needs-source reason="uncorpused-url"/>'),
+    ("[r][x]\n\n[x]: https://evil.com/r",
+     'r<needs-source reason="uncorpused-url"/>\n\n<needs-source reason="uncorpused-url"/>'),
     ("see https://evil.com/x.", 'see <needs-source reason="uncorpused-url"/>.'),
     ("see evil.com/x", 'see <needs-source reason="uncorpused-url"/>'),
     ("see [a](#anchor)", "see [a](#anchor)"),

@@ -122,7 +122,8 @@ async def test_timeout_and_unreachable(aiohttp_server: Any, unused_tcp_port: int
 
 
 def test_settings_from_options_and_environment() -> None:
-    env = {"OPENAI_API_KEY": "sk-openai", "CITECHECK_LLM_MODEL": "m1", "CITECHECK_LLM_BASE_URL": "http://127.0.0.1:1/v1/"}
+    env = {"OPENAI_API_KEY": "sk-openai", "CITECHECK_LLM_MODEL": "m1",
+           "CITECHECK_LLM_BASE_URL": "http://127.0.0.1:1/v1/"}
     assert llm_settings(env) == LLMSettings("http://127.0.0.1:1/v1", "m1", "sk-openai")
     assert llm_settings({**env, "CITECHECK_LLM_API_KEY": "sk-cc"}, "http://127.0.0.1:2/v1", "m2").api_key == "sk-cc"
     assert llm_settings({"OPENAI_API_KEY": "k"}, model="m").base_url == "https://api.openai.com/v1"
@@ -189,7 +190,8 @@ async def test_openai_cassette_shape_then_gate() -> None:
     replay.register_matcher("chat_shape", _chat_shape)
     prompt = render_prompt(load_outline(OUTLINE), "market", CORPUS)
     settings = LLMSettings("http://127.0.0.1:9/v1", "gpt-4o-2024-08-06", "sk-test-cassette", 10)
-    with replay.use_cassette(str(CASSETTE), match_on=["method", "scheme", "host", "port", "path", "chat_shape"]) as tape:
+    match_on = ["method", "scheme", "host", "port", "path", "chat_shape"]
+    with replay.use_cassette(str(CASSETTE), match_on=match_on) as tape:
         completion = await complete(prompt.messages(), settings)
     assert tape.play_count == 1
     assert completion.model == "gpt-4o-2024-08-06" and completion.finish_reason == "stop"

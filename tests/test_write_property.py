@@ -51,7 +51,8 @@ def zero_width_split(draw: st.DrawFn) -> str:
 def defanged(draw: st.DrawFn) -> str:
     host, path = draw(hosts), draw(paths)
     dot = draw(st.sampled_from(["[.]", "(.)", "{.}", "[dot]", "(dot)"]))
-    return draw(st.sampled_from(["hxxps://", "", "www[.]"])) + host.replace(".", dot, 1) + draw(st.sampled_from(["", path]))
+    prefix, tail = draw(st.sampled_from(["hxxps://", "", "www[.]"])), draw(st.sampled_from(["", path]))
+    return prefix + host.replace(".", dot, 1) + tail
 
 
 def _wrap(fmt: str) -> st.SearchStrategy[str]:

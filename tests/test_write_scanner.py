@@ -69,7 +69,8 @@ def leaked(output: str, corpus_urls: Iterable[str]) -> list[str]:
 # spelling the adversarial fixtures use, and nothing in the gate's own legitimate output.
 SEES = [
     "https://evil.com/x", "hxxps://evil[.]com/a", "evil[.]com/path", "www.evil.com", "evil.com/path",
-    "//cdn.evil.com/x.js", "ｈｔｔｐｓ：／／ｅｖｉｌ．ｃｏｍ／ｘ", "htt\u200bps://ev\u2060il.com/a", "evil\ufeff.com/a",
+    "//cdn.evil.com/x.js", "ｈｔｔｐｓ：／／ｅｖｉｌ．ｃｏｍ／ｘ", "htt\u200bps://ev\u2060il.com/a",
+    "evil\ufeff.com/a",
     "&#104;ttps&#58;//evil.com", "evil\\.com/x", "**evil**.com/x", "mailto:ceo@evil.com", "javascript:alert(1)",
     "10.1234/abc.def", "doi:10.1000/182", "127.0.0.1:8080", "localhost:3000/x", "evil。com/x", "acme.com:8443",
     "https:evil.com",

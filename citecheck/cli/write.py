@@ -29,7 +29,8 @@ from citecheck.write.llm import generate, llm_settings
               help="--no-strict reports URLs but leaves them in the memo (inspection only).")
 @click.option("--format", "fmt", default="auto", show_default=True,
               type=click.Choice(["text", "json", "sarif", "github", "junit", "html", "auto"]), help="Report format.")
-@click.option("--fail-on", type=click.Choice(["error", "warning", "info"]), help="Lowest failing severity (default error).")
+@click.option("--fail-on", type=click.Choice(["error", "warning", "info"]),
+              help="Lowest failing severity (default error).")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False), help="Write the report here, not stdout.")
 @click.option("--llm", is_flag=True, help="Generate the draft with an OpenAI-compatible endpoint (needs --outline).")
 @click.option("--outline", "outline_path", type=click.Path(dir_okay=False), help="Outline for --llm.")

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from citecheck.extract.bare import refang, trim
 from citecheck.write.shadow import Shadow, build_shadow
 
+_I = re.IGNORECASE
 _TAIL = r"[^\s<>\"'`]"
 _LABEL = r"[^\W_][\w-]{0,62}+"  # possessive: a label never gives characters back
 _TLD = r"(?:[^\W\d_]{2,63}|xn--[a-z0-9-]{2,59})"
@@ -35,18 +36,20 @@ _SCHEME_RE = re.compile(r"(?<![\w+.\-])(?P<scheme>[A-Za-z][A-Za-z0-9+.\-]{0,31}+
                         + _TAIL + "+")
 # (kind, regex, hint): a regex runs only when its cheap hint is in the lowered shadow text.
 _SHAPES = [
-    ("domain", re.compile(r"(?<![\w:/\\])[/\\]{2}(?:" + _LABEL + r"\.)+" + _TLD + r"\b" + _TAIL + "*", re.IGNORECASE), ("//", "\\\\")),
-    ("www", re.compile(r"(?<![\w-])www\d{0,3}\.(?:" + _LABEL + r"\.)*" + _LABEL + _TAIL + "*", re.IGNORECASE), ("www",)),
+    ("domain", re.compile(r"(?<![\w:/\\])[/\\]{2}(?:" + _LABEL + r"\.)+" + _TLD + r"\b" + _TAIL + "*", _I),
+     ("//", "\\\\")),
+    ("www", re.compile(r"(?<![\w-])www\d{0,3}\.(?:" + _LABEL + r"\.)*" + _LABEL + _TAIL + "*", _I), ("www",)),
     ("ip", re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?:(?::\d{1,5})|[/\\?#])" + _TAIL + "*"), (".",)),
-    ("ip", re.compile(r"(?<![\w.-])localhost(?::\d{1,5}|[/\\])" + _TAIL + "*", re.IGNORECASE), ("localhost",)),
+    ("ip", re.compile(r"(?<![\w.-])localhost(?::\d{1,5}|[/\\])" + _TAIL + "*", _I), ("localhost",)),
     ("doi", re.compile(r"(?<![\w./])10\.\d{4,9}/" + _TAIL + "+"), ("10.",)),
 ]
 # Schemeless `host.tld/…`: found by its TLD (a literal dot: fast to search), then matched in a window.
 _HOST_PATH_RE = re.compile(r"(?<![\w-])(?:" + _LABEL + r"\.)+" + _TLD + r"\.?(?:(?::\d{1,5})(?!\d)|[/\\]|[?#](?=[^\s]))"
-                           + _TAIL + "*", re.IGNORECASE)
-_TLD_HINT_RE = re.compile(r"\." + _TLD + r"\.?(?::\d|[/\\]|[?#]\S)", re.IGNORECASE)
+                           + _TAIL + "*", _I)
+_TLD_HINT_RE = re.compile(r"\." + _TLD + r"\.?(?::\d|[/\\]|[?#]\S)", _I)
 # Defanged hosts need no path (`example[.]com`); the shadow has refanged them, so look at the original.
-_DEFANGED_RE = re.compile(r"(?<![\w-])[\w-]++(?:(?:\[\.\]|\(\.\)|\{\.\}|\[dot\]|\(dot\)|\{dot\})[\w-]+)+" + _TAIL + "*", re.IGNORECASE)
+_DEFANGED_RE = re.compile(r"(?<![\w-])[\w-]++(?:(?:\[\.\]|\(\.\)|\{\.\}|\[dot\]|\(dot\)|\{dot\})[\w-]+)+"
+                          + _TAIL + "*", _I)
 _ANY_HINT_RE = re.compile(r"[:/\\.&\[({]|[^\x00-\x7f]")  # every URL shape needs one of these
 _DEFANG_HINTS = ("[.]", "(.)", "{.}", "[dot]", "(dot)", "{dot}")
 
@@ -110,7 +113,7 @@ def _add(found: list[Span], shadow: Shadow, start: int, candidate: str, kind: st
 
 def _keeps_path(candidate: str) -> bool:
     """A schemeless host still has its path, query, fragment or port after trimming."""
-    return bool(re.search(r"\.[^\W\d_]{2,63}\.?[/\\?#:]|xn--[a-z0-9-]+\.?[/\\?#:]|^[/\\]{2}", candidate, re.IGNORECASE))
+    return bool(re.search(r"\.[^\W\d_]{2,63}\.?[/\\?#:]|xn--[a-z0-9-]+\.?[/\\?#:]|^[/\\]{2}", candidate, _I))
 
 
 def normalise_url(candidate: str, kind: str = "") -> str:
@@ -121,7 +124,7 @@ def normalise_url(candidate: str, kind: str = "") -> str:
     if url.startswith("//"):
         return "https:" + url
     if re.match(r"^[A-Za-z][A-Za-z0-9+.\-]*:(?!\d)", url):
-        return re.sub(r"^(https?):/*", r"\1://", url, flags=re.IGNORECASE)
+        return re.sub(r"^(https?):/*", r"\1://", url, flags=_I)
     return "http://" + url
 
 
