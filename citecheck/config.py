@@ -125,13 +125,13 @@ def build(raw: Mapping[str, Any], path: str = "", text: str = "") -> Config:
     def fail(key: str, why: str) -> ConfigError:
         return ConfigError(f"{path or '<config>'}:{_line_of(text, key)}: {why}")
 
-    unknown = set(raw) - _TOP_KEYS
+    unknown = {str(k) for k in raw} - _TOP_KEYS
     if unknown:
         key = sorted(unknown)[0]
         raise fail(key, f"unknown config key {key!r} (known: {', '.join(sorted(_TOP_KEYS))})")
     merged = _apply_extends(raw, fail)
     fail_on = merged.get("fail-on", "error")
-    if fail_on not in SEVERITIES:
+    if not isinstance(fail_on, str) or fail_on not in SEVERITIES:
         raise fail("fail-on", f"fail-on must be one of {', '.join(SEVERITIES)}, got {fail_on!r}")
     rules = _rules(merged.get("rules") or {}, fail)
     fetch = _fetch(merged.get("fetch") or {}, fail)
@@ -150,7 +150,7 @@ def build(raw: Mapping[str, Any], path: str = "", text: str = "") -> Config:
 
 def _apply_extends(raw: Mapping[str, Any], fail: Any) -> dict[str, Any]:
     name = raw.get("extends", "default")
-    if name not in PRESETS:
+    if not isinstance(name, str) or name not in PRESETS:
         raise fail("extends", f"unknown preset {name!r} (known: {', '.join(PRESETS)})")
     merged: dict[str, Any] = {k: v for k, v in PRESETS[name].items()}
     for key, value in raw.items():
@@ -166,16 +166,18 @@ def _rules(raw: Any, fail: Any) -> dict[str, dict[str, Any]]:
         raise fail("rules", "rules must be a mapping of rule id or slug to settings")
     out: dict[str, dict[str, Any]] = {}
     for key, value in raw.items():
-        if value in ("off", False):
+        if isinstance(value, (str, bool)) and value in ("off", False):
             value = {"enabled": False}
-        elif value in SEVERITIES:
+        elif isinstance(value, str) and value in SEVERITIES:
             value = {"severity": value}
         if not isinstance(value, dict):
             raise fail(str(key), f"rules.{key} must be a mapping, a severity or 'off'")
+        if not isinstance(value.get("options") or {}, dict):
+            raise fail(str(key), f"rules.{key}.options must be a mapping")
         options = dict(value.get("options") or {})
         options.update({k: v for k, v in value.items() if k not in _RULE_KEYS})
         severity = value.get("severity")
-        if severity is not None and severity not in SEVERITIES:
+        if severity is not None and (not isinstance(severity, str) or severity not in SEVERITIES):
             raise fail(str(key), f"rules.{key}.severity must be one of {', '.join(SEVERITIES)}, got {severity!r}")
         out[str(key)] = {"severity": severity, "enabled": bool(value.get("enabled", True)), "options": options}
     return out
@@ -184,7 +186,7 @@ def _rules(raw: Any, fail: Any) -> dict[str, dict[str, Any]]:
 def _fetch(raw: Any, fail: Any) -> FetchConfig:
     if not isinstance(raw, dict):
         raise fail("fetch", "fetch must be a mapping")
-    unknown = set(raw) - _FETCH_KEYS
+    unknown = {str(k) for k in raw} - _FETCH_KEYS
     if unknown:
         key = sorted(unknown)[0]
         raise fail(key, f"unknown fetch key {key!r} (known: {', '.join(sorted(_FETCH_KEYS))})")
@@ -208,7 +210,8 @@ def _fetch(raw: Any, fail: Any) -> FetchConfig:
             value = _strs(value, f"fetch.{key}", fail)
         elif isinstance(default, str):
             value = str(value)
-        elif key == "headers" and not isinstance(value, dict):
+        elif key == "headers" and not (isinstance(value, dict) and all(
+                isinstance(v, dict) and all(isinstance(x, (str, int, float)) for x in v.values()) for v in value.values())):
             raise fail(key, "fetch.headers must map host -> {Header: value}")
         values[attr] = type(default)(value) if isinstance(default, (int, float)) and not isinstance(default, bool) else value
     return FetchConfig(**values)

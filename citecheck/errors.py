@@ -19,6 +19,10 @@ class CitecheckError(Exception):
 
     exit_code = 2
 
+    def __str__(self) -> str:
+        # Always one line: parser messages (YAML, JSON) may carry newlines and carets.
+        return " ".join(super().__str__().split())
+
 
 class UsageError(CitecheckError):
     pass

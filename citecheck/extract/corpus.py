@@ -70,7 +70,7 @@ def source_from_record(rec: dict[str, Any], line: int = 1) -> Source:
     if status is not None and not isinstance(status, int):
         try:
             known["status"] = int(status)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             known["status"] = None
     extra = {k: v for k, v in rec.items() if k not in _FIELDS}
     return Source(**{"id": "", "url": "", **known}, line=line, extra=extra)
