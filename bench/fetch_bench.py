@@ -83,6 +83,7 @@ def main() -> None:
     p.add_argument("--latency-ms", type=float, default=50)
     p.add_argument("--port", type=int, default=18180)
     p.add_argument("--work", default=tempfile.mkdtemp(prefix="fetch-bench-"))
+    p.add_argument("--phases", default="fetch,cold,warm", help="any of fetch, cold, warm (comma-separated)")
     args = p.parse_args()
     harness, work = Path(args.harness), Path(args.work)
     memo = work / f"memo-{args.n}"
@@ -92,19 +93,23 @@ def main() -> None:
     (work / "urls.json").write_text(json.dumps([x["url"] for x in truth["links"]]))
     audit = ["citecheck", "audit", f"{memo}.md", "--format", "json", "--allow-private", "--concurrency", "128",
              "--host-concurrency", "128", "--cache", str(work / "cache.sqlite")]
-    phases = [("fetch_all only", [sys.executable, "-c", FETCH_ONLY, str(work / "urls.json"), str(work / "fetch.json")]),
-              ("audit, cold cache", audit), ("audit, warm cache", audit)]
+    phases = [("fetch", "fetch_all only", [sys.executable, "-c", FETCH_ONLY, str(work / "urls.json"),
+                                           str(work / "fetch.json")]),
+              ("cold", "audit, cold cache", audit), ("warm", "audit, warm cache", audit)]
     print(f"| phase (N={args.n}, {args.latency_ms:g} ms) | wall s | CPU s | peak RSS MB | hard 404 found "
           f"| soft-404 (H003) | false alarms | 429 false alarms |\n|---|---|---|---|---|---|---|---|")
-    for name, cmd in phases:
+    wanted = set(args.phases.split(","))
+    for key, name, cmd in phases:
+        if key not in wanted:
+            continue
         server = start_server(harness, args.port, args.latency_ms, work / "server.log")
         try:
-            out = work / f"{name.split(',')[0].replace(' ', '_')}.out"
+            out = work / f"{key}.out"
             m = measure(cmd, out)
         finally:
             server.terminate()
             server.wait()
-        if name == "fetch_all only":
+        if key == "fetch":
             s = score_fetch(truth, json.loads((work / "fetch.json").read_text()))
             soft = "-"
         else:

@@ -31,6 +31,10 @@ class Pages(dict[str, Page]):
         self.stats: dict[str, HostStats] = {}
         self.cached = 0
 
+    def __repr__(self) -> str:
+        # Cheap on purpose: Python 3.11's asyncio.run formats the main task's result on the way out.
+        return f"<Pages: {len(self)} URLs, {self.cached} from the cache>"
+
 
 async def fetch_all(urls: list[str], config: FetchConfig, *, progress: bool = False, resolver: Any = None,
                     cache: Cache | None = None, keep_bodies: bool = False,

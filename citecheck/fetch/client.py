@@ -77,12 +77,15 @@ class Fetcher:
             self.cache.put(result.page)
         return result
 
-    async def fetch_fresh(self, url: str, *, keep_body: bool = False, probe: bool = True) -> FetchResult:
-        """Fetch over the network, never from the cache."""
+    async def fetch_fresh(self, url: str, *, keep_body: bool = False, probe: bool = True,
+                          urgent: bool = False) -> FetchResult:
+        """Fetch over the network, never from the cache (`urgent` walks go before fresh URLs)."""
         fetched_at, started = now_iso(), time.perf_counter()
         body: bytes | None = None
         try:
-            page, body = await self._walk(url, fetched_at)
+            page, body = await self._walk(url, fetched_at, urgent)
+            if not keep_body:
+                body = None  # do not hold the body while waiting for the host's sibling probe
             if probe:
                 page = await self.siblings.attach(page)
         except Exception as err:  # noqa: BLE001 - a citecheck bug becomes outcome=error, never a crash
@@ -91,8 +94,8 @@ class Fetcher:
         page = replace(page, elapsed_ms=round((time.perf_counter() - started) * 1000, 1))
         return FetchResult(page, body if keep_body else None)
 
-    async def _walk(self, url: str, fetched_at: str) -> tuple[Page, bytes]:
-        budget = _Budget(self.config.timeout)
+    async def _walk(self, url: str, fetched_at: str, urgent: bool = False) -> tuple[Page, bytes]:
+        budget = _Budget(self.config.timeout, urgent)
         chain: list[Hop] = []
         visits: dict[str, int] = {}
         cookies = False
@@ -153,7 +156,7 @@ class Fetcher:
         answer = Answer(str(target))
         response: aiohttp.ClientResponse | None = None
         reader: BodyReader | None = None
-        async with self.slots.hold(_host_key(target), urgent=budget.deadline is not None) as stats:
+        async with self.slots.hold(_host_key(target), urgent=budget.urgent or budget.deadline is not None) as stats:
             try:
                 async with asyncio.timeout_at(budget.start(stats.waited)):  # one clock for headers and body
                     response = await self._session.get(target, allow_redirects=False,
@@ -202,8 +205,9 @@ class _Budget:
     """The per-URL time budget: it runs from the first request on, but not while waiting for slots
     (queueing behind other URLs is not this URL's slowness)."""
 
-    def __init__(self, seconds: float) -> None:
+    def __init__(self, seconds: float, urgent: bool = False) -> None:
         self.seconds = seconds
+        self.urgent = urgent
         self.deadline: float | None = None
 
     def start(self, waited: float = 0.0) -> float:

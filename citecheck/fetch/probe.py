@@ -50,7 +50,7 @@ class Siblings:
         return replace(page, sibling_status=status, sibling_text=text)
 
     async def _probe(self, url: str) -> tuple[int | None, str | None]:
-        result = await self.fetcher.fetch_fresh(probe_url(url), probe=False)
+        result = await self.fetcher.fetch_fresh(probe_url(url), probe=False, urgent=True)
         page = result.page
         if page.status is None:
             return None, None
