@@ -36,5 +36,9 @@ def markers_of(memo: Any, kind: str) -> Iterator[Marker]:
 
 def check(memo: Any, options: Mapping[str, Any]) -> Iterator[Hit]:
     for marker in markers_of(memo, KIND):
+        if marker.value.startswith("reason="):
+            yield Hit(f"a citation was removed here ({marker.value[7:]}): the claim needs a source",
+                      marker.location, evidence=marker.value)
+            continue
         claim = f": {marker.value!r}" if marker.value else " (no claim given)"
         yield Hit(f"unsourced claim{claim}", marker.location, evidence=marker.value)

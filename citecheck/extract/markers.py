@@ -42,7 +42,9 @@ def html_markers(content: str) -> Iterator[HtmlMarker]:
     for m in _MARKER_RE.finditer(content):
         attrs = attributes(m.group("attrs"))
         kind = m.group("kind").lower()
-        value = attrs.get("claim") or attrs.get("ids") or attrs.get("reason") or ""
+        value = attrs.get("claim") or attrs.get("ids") or ""
+        if not value and attrs.get("reason"):
+            value = f"reason={attrs['reason']}"  # e.g. a URL that `write` removed
         yield HtmlMarker(kind, value, m.start(), m.group(0))
 
 
