@@ -38,6 +38,7 @@ NAME = "draft-url"
 STAGE = "memo"
 SEVERITY = "error"
 DEFAULTS: dict[str, Any] = {"allow_corpus_urls": True, "report_links": False}
+_VISIBLE = ("http://", "https://")  # the links M007 uncorpused-url reports in audit
 OPTIONS = {"allow_corpus_urls": "corpus URLs are not reported (write sets false unless --hybrid)",
            "report_links": "also report visible links, which M007 already reports (write sets true)"}
 
@@ -53,8 +54,8 @@ def check(memo: Any, options: Mapping[str, Any]) -> Iterator[Hit]:
 def hits(document: Document, removals: Iterable[Removal], report_links: bool = True) -> Iterator[Hit]:
     """One hit per removal (`write` calls this with the removals it made)."""
     starts = line_offsets(document.text)
-    seen = set() if report_links else {(link.location.line, url_key(link.url))
-                                       for link in document.links if not link.in_code}
+    seen = set() if report_links else {(link.location.line, url_key(link.url)) for link in document.links
+                                       if not link.in_code and link.url.lower().startswith(_VISIBLE)}
     for removal in removals:
         line = bisect.bisect_right(starts, removal.at)
         if (line, written_key(removal)) in seen:
