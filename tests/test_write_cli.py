@@ -93,3 +93,20 @@ def test_m009_is_documented_in_citecheck_rules() -> None:
     assert explained.exit_code == 0
     assert "M009 draft-url  [stage: memo, default severity: error]" in explained.output
     assert "allow_corpus_urls" in explained.output and "Failing example" in explained.output
+
+
+def test_stdin_must_be_utf8(tmp_path: Path) -> None:
+    memo = tmp_path / "memo.md"
+    result = CliRunner().invoke(main, ["write", "-", "--corpus", CORPUS, "-o", str(memo)], input=b"A \xff [src-001]\n")
+    assert result.exit_code == 2
+    assert result.stderr.strip() == "citecheck: error: <stdin>: invalid UTF-8 (byte 0xff at offset 2)"
+    assert not memo.exists()
+
+
+def test_unwritable_output_is_one_line(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("", encoding="utf-8")
+    result, _ = run(tmp_path, CLEAN, "-o", str(blocker / "memo.md"))
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"citecheck: error: {blocker / 'memo.md'}: cannot write:")
+    assert "Traceback" not in result.stderr

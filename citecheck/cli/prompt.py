@@ -6,6 +6,7 @@ import json
 import click
 
 from citecheck.atomic import atomic_write
+from citecheck.errors import CitecheckError
 from citecheck.extract import load_corpus, read_text
 from citecheck.harvest.outline import load_outline
 from citecheck.write.prompt import Prompt, render_prompt
@@ -41,6 +42,14 @@ def build_prompt(outline_path: str, section: str | None, corpus_path: str, excer
     return prompt
 
 
+def save(path: str, text: str) -> None:
+    """Write atomically; an unwritable path is a one-line error, not a traceback."""
+    try:
+        atomic_write(path, text)
+    except OSError as err:
+        raise CitecheckError(f"{path}: cannot write: {err.strerror or err}") from None
+
+
 @click.command(context_settings={"max_content_width": 100})
 @click.argument("outline", type=click.Path(dir_okay=False))
 @click.option("--corpus", "corpus_path", required=True, type=click.Path(dir_okay=False),
@@ -64,6 +73,6 @@ def command(outline: str, corpus_path: str, section: str | None, excerpts: bool,
     payload = prompt.as_text() + "\n" if fmt == "text" else json.dumps(prompt.messages(), indent=2,
                                                                          ensure_ascii=False) + "\n"
     if output:
-        atomic_write(output, payload)
+        save(output, payload)
     else:
         click.echo(payload, nl=False)

@@ -7,11 +7,11 @@ import time
 
 import click
 
-from citecheck.atomic import atomic_write
 from citecheck.audit import Report
 from citecheck.cli.options import build_config, config_options
-from citecheck.cli.prompt import build_prompt, prompt_options
+from citecheck.cli.prompt import build_prompt, prompt_options, save
 from citecheck.engine.registry import build_registry
+from citecheck.errors import InputError
 from citecheck.extract import Inputs, load_corpus, read_text
 from citecheck.report import available, pick, render
 from citecheck.report.gate import exit_code
@@ -70,15 +70,15 @@ def command(draft: str | None, corpus_path: str, output: str, hybrid: bool, stri
     else:
         assert draft is not None
         draft_path = "<stdin>" if draft == "-" else draft
-        text = sys.stdin.read() if draft == "-" else read_text(draft, config.max_file_size)
+        text = _stdin(config.max_file_size) if draft == "-" else read_text(draft, config.max_file_size)
     registry = build_registry(config.packs)
     result = write(text, corpus, strict=strict, hybrid=hybrid, path=draft_path, config=config, registry=registry)
-    atomic_write(output, result.text)
+    save(output, result.text)
     report = _report(result, corpus, output, hybrid, strict, time.perf_counter() - started)
     payload = render(fmt, report.findings, report.summary, registry=registry, report=report,
                      color=report_path is None and sys.stdout.isatty())
     if report_path:
-        atomic_write(report_path, payload)
+        save(report_path, payload)
     else:
         click.echo(payload, nl=False)
     sys.exit(exit_code(result.findings, config.fail_on, result.crashed))
@@ -93,8 +93,18 @@ def _generate(outline_path: str | None, section: str | None, corpus_path: str, e
     prompt = build_prompt(outline_path, section, corpus_path, excerpts, previous, token_budget, all_sources)
     completion = generate(prompt.messages(), settings)
     if save_draft:
-        atomic_write(save_draft, completion.text)
+        save(save_draft, completion.text)
     return save_draft or f"<llm:{settings.model}>", completion.text
+
+
+def _stdin(max_bytes: int) -> str:
+    data = sys.stdin.buffer.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise InputError(f"<stdin>: input is above the {max_bytes}-byte cap (see max-file-size)")
+    try:
+        return data.decode("utf-8-sig").replace("\r\n", "\n")
+    except UnicodeDecodeError as err:
+        raise InputError(f"<stdin>: invalid UTF-8 (byte 0x{data[err.start]:02x} at offset {err.start})") from None
 
 
 def _report(result: WriteResult, corpus: object, output: str, hybrid: bool, strict: bool, duration: float) -> Report:
