@@ -62,6 +62,9 @@ async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resol
         for target, page in hits.items():
             _record(pages, by_target[target], page, None)
         pages.cached = len(hits)
+        todo = [t for t in by_target if t not in hits]
+        if not todo:
+            return pages
         async with Fetcher(config, resolver=resolver, socket_factory=socket_factory) as fetcher:
             async def one(target: str) -> None:
                 result = await fetcher.fetch_fresh(target, keep_body=keep_bodies)
@@ -72,7 +75,7 @@ async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resol
                     pending.clear()
                 bar.advance()
 
-            await asyncio.gather(*(one(t) for t in by_target if t not in hits))
+            await asyncio.gather(*(one(t) for t in todo))
             pages.stats = fetcher.slots.stats
     if cache is not None:
         cache.put_many(pending)

@@ -11,8 +11,7 @@ import os
 import sqlite3
 import sys
 import time
-import zlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any, Self, TypeVar
@@ -23,7 +22,8 @@ from citecheck.errors import InputError
 from citecheck.models import Hop, Outcome, Page
 from citecheck.urls import dedupe_key
 
-SCHEMA = 1
+SCHEMA = 2
+_SAMPLES = {"text": "text_sample", "html": "html_sample", "sibling": "sibling_text"}
 DAY = 86400.0
 _FIELDS = {f.name for f in fields(Page)}
 T = TypeVar("T")
@@ -43,14 +43,19 @@ def cacheable(page: Page) -> bool:
     return page.outcome is Outcome.DEAD and page.error != "server-error"
 
 
-def encode(page: Page) -> bytes:
-    return zlib.compress(json.dumps(page.to_dict(), separators=(",", ":")).encode(), 1)
+def encode(page: Page) -> dict[str, Any]:
+    """A row: small facts as JSON, the bulky samples as plain text columns (fast to read back)."""
+    facts = page.to_dict()
+    samples = {column: facts.pop(name) for column, name in _SAMPLES.items()}
+    return {"key": dedupe_key(page.url), "url": page.url, "fetched": time.time(), "outcome": page.outcome.value,
+            "facts": json.dumps(facts, separators=(",", ":")), **samples}
 
 
-def decode(blob: bytes) -> Page:
-    data = json.loads(zlib.decompress(blob))
+def decode(facts: str, text: str | None, html: str | None, sibling: str | None) -> Page:
+    data = json.loads(facts)
     data["outcome"] = Outcome(data["outcome"])
     data["chain"] = tuple(Hop(**hop) for hop in data.get("chain", ()))
+    data.update(text_sample=text or "", html_sample=html or "", sibling_text=sibling, from_cache=True)
     return Page(**{k: v for k, v in data.items() if k in _FIELDS})
 
 
@@ -82,9 +87,11 @@ class Cache:
             conn.execute("PRAGMA synchronous=NORMAL")
             db = sqlite_utils.Database(conn)
             if conn.execute("PRAGMA user_version").fetchone()[0] != SCHEMA:
-                with conn:
-                    conn.execute("CREATE TABLE IF NOT EXISTS pages (key TEXT PRIMARY KEY, url TEXT, "
-                                 "fetched REAL, outcome TEXT, data BLOB)")
+                with conn:  # a cache from another schema is dropped, not migrated
+                    conn.execute("DROP TABLE IF EXISTS pages")
+                    conn.execute("CREATE TABLE pages (key TEXT PRIMARY KEY, url TEXT, fetched REAL, outcome TEXT, "
+                                 "facts TEXT, text TEXT, html TEXT, sibling TEXT)")
+                    conn.execute("CREATE INDEX IF NOT EXISTS pages_url ON pages (url)")
                     conn.execute("CREATE TABLE IF NOT EXISTS extras (kind TEXT, key TEXT, stored REAL, data TEXT, "
                                  "PRIMARY KEY (kind, key))")
                     conn.execute(f"PRAGMA user_version={SCHEMA}")
@@ -122,33 +129,35 @@ class Cache:
 
     def get_many(self, urls: Iterable[str], max_age_days: float) -> dict[str, Page]:
         """Fresh cached pages for the given URLs, keyed by the URL asked for."""
-        by_key: dict[str, list[str]] = {}
-        for url in urls:
-            by_key.setdefault(dedupe_key(url), []).append(url)
-        return self._guard(lambda: self._select(by_key, time.time() - max_age_days * DAY), {})
+        return self._guard(lambda: self._select(list(dict.fromkeys(urls)), time.time() - max_age_days * DAY), {})
 
-    def _select(self, by_key: dict[str, list[str]], oldest: float) -> dict[str, Page]:
-        found: dict[str, Page] = {}
-        keys = list(by_key)
-        for start in range(0, len(keys), 500):
-            chunk = keys[start:start + 500]
+    def _select(self, urls: list[str], oldest: float) -> dict[str, Page]:
+        # Exact URLs first (one indexed lookup, no canonicalisation), then the canonical key for the rest.
+        found = {url: page for url, page in self._rows("url", urls, oldest)}
+        rest: dict[str, list[str]] = {}
+        for url in urls:
+            if url not in found:
+                rest.setdefault(dedupe_key(url), []).append(url)
+        for key, page in self._rows("key", list(rest), oldest):
+            for url in rest[key]:
+                found[url] = page
+        return {url: page if page.url == url else replace(page, url=url) for url, page in found.items()}
+
+    def _rows(self, column: str, values: list[str], oldest: float) -> Iterator[tuple[str, Page]]:
+        for start in range(0, len(values), 500):
+            chunk = values[start:start + 500]
             marks = ",".join("?" * len(chunk))
-            rows = self.db.conn.execute(f"SELECT key, data FROM pages WHERE fetched >= ? AND key IN ({marks})",
-                                        [oldest, *chunk])
-            for key, blob in rows:
-                page = decode(blob)
-                for url in by_key[key]:
-                    found[url] = replace(page, url=url, from_cache=True)
-        return found
+            rows = self.db.conn.execute(f"SELECT {column}, facts, text, html, sibling FROM pages "
+                                        f"WHERE fetched >= ? AND {column} IN ({marks})", [oldest, *chunk])
+            for value, *row in rows:
+                yield value, decode(*row)
 
     def put(self, page: Page) -> None:
         self.put_many([page])
 
     def put_many(self, pages: Iterable[Page]) -> int:
         """Store the cacheable pages; returns how many were stored."""
-        now = time.time()
-        rows = [{"key": dedupe_key(p.url), "url": p.url, "fetched": now, "outcome": p.outcome.value, "data": encode(p)}
-                for p in pages if cacheable(p)]
+        rows = [encode(p) for p in pages if cacheable(p)]
         if rows:
             self._guard(lambda: self.db.table("pages").insert_all(rows, pk="key", replace=True), None)
         return len(rows)
