@@ -16,7 +16,9 @@ sections, [src-NNN] markers, a table and code blocks added, so every extractor p
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -71,13 +73,20 @@ def make_memo(links: int, seed: int = 1) -> str:
     return "".join(out)
 
 
-def _median(fn: Callable[[], object], repeat: int) -> float:
-    times = []
+def _median(fn: Callable[[], object], repeat: int) -> tuple[float, float]:
+    """Median wall time and median CPU time (this process and its children) of `repeat` runs."""
+    walls, cpus = [], []
     for _ in range(repeat):
-        start = time.perf_counter()
+        cpu, wall = _cpu(), time.perf_counter()
         fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        walls.append(time.perf_counter() - wall)
+        cpus.append(_cpu() - cpu)
+    return statistics.median(walls), statistics.median(cpus)
+
+
+def _cpu() -> float:
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def _cli(paths: list[Path]) -> None:
@@ -102,7 +111,7 @@ def _extract(paths: list[Path]) -> None:
 def _row(label: str, paths: list[Path], repeat: int) -> str:
     _in_process(paths)  # warm-up: in-process figures are for a long-lived caller, imports done
     figures = [_median(lambda f=f: f(paths), repeat) for f in (_cli, _in_process, _extract)]
-    return f"| {label} | " + " | ".join(f"{x:.3f}" for x in figures) + " |"
+    return f"| {label} | " + " | ".join(f"{wall:.2f} ({cpu:.2f})" for wall, cpu in figures) + " |"
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -115,7 +124,8 @@ def main(argv: list[str] | None = None) -> None:
         root = Path(tmp)
         memo = root / f"memo-{args.links}.md"
         memo.write_text(make_memo(args.links), encoding="utf-8")
-        print(f"median of {args.repeat} runs, seconds ({memo.stat().st_size // 1024} KiB memo)\n")
+        print(f"median of {args.repeat} runs: wall seconds (CPU seconds); {memo.stat().st_size // 1024} KiB memo, "
+              f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs\n")
         print("| input | CLI (subprocess) | audit() in-process | extraction only |")
         print("|---|---|---|---|")
         print(_row(f"1 memo, {args.links} links", [memo], args.repeat))

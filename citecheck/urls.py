@@ -1,6 +1,7 @@
 """URL helpers: host, registrable domain (tldextract, offline snapshot) and the dedupe key."""
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from urllib.parse import urlsplit
 
@@ -9,6 +10,12 @@ from w3lib.url import canonicalize_url, url_query_cleaner
 
 # Never fetch the public suffix list at run time: the bundled snapshot only.
 _EXTRACT = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
+
+# A scheme, unless what follows the colon is a port ("example.com:8443/x" is a host and port).
+_SCHEME_RE = re.compile(r"^[a-z][a-z0-9+.-]*:(?!\d+(?:[/?#]|$))", re.IGNORECASE)
+
+_C0_EDGES = re.compile(r"^[\x00-\x20]+|[\x00-\x20]+$")  # stripped by URL parsers (WHATWG)
+_NETWORK_SCHEMES = frozenset({"http", "https", "ftp", "ftps", "sftp", "ws", "wss"})
 
 # Conservative: parameters that only ever track a click, never select content.
 TRACKING_PARAMS = (
@@ -39,20 +46,40 @@ def public_suffix(host: str) -> str:
 @lru_cache(maxsize=65536)
 def dedupe_key(url: str) -> str:
     """Canonical key for deduplication: w3lib canonical form, tracking params and fragment dropped,
-    scheme and a leading `www.` folded, trailing slash on the path ignored."""
+    scheme and a leading `www.` folded, trailing slash on the path ignored.
+
+    Idempotent: a key read back as a URL gives itself (a key has no scheme, so scheme-less input is
+    read as `host/path`; opaque URLs such as `mailto:` keep their scheme in the key).
+    """
+    text = _with_scheme(_C0_EDGES.sub("", url.replace("\t", "").replace("\n", "").replace("\r", "")))
     try:
-        cleaned = url_query_cleaner(url.strip(), TRACKING_PARAMS, remove=True, keep_fragments=False)
-        canon = canonicalize_url(cleaned, keep_fragments=False)
-        parts = urlsplit(canon)
+        cleaned = url_query_cleaner(text, TRACKING_PARAMS, remove=True, keep_fragments=False)
+        parts = urlsplit(canonicalize_url(cleaned, keep_fragments=False))
+        port = parts.port
     except ValueError:
         return url.strip()
-    host = (parts.hostname or "").lower()
-    if host.startswith("www."):
+    if not parts.netloc and parts.scheme not in _NETWORK_SCHEMES:
+        key = f"{parts.scheme}:{parts.path}" + (f"?{parts.query}" if parts.query else "")
+    else:
+        key = _network_key(parts.hostname or "", port, parts.path, parts.query)
+    return _C0_EDGES.sub("", key)
+
+
+def _with_scheme(text: str) -> str:
+    if text.startswith("//"):
+        return "http:" + text
+    return text if _SCHEME_RE.match(text) else "http://" + text
+
+
+def _network_key(host: str, port: int | None, path: str, query: str) -> str:
+    host = _C0_EDGES.sub("", host.lower())
+    while host.startswith("www."):  # folded until none is left, or the key would not be a fixed point
         host = host[4:]
-    port = f":{parts.port}" if parts.port and parts.port not in (80, 443) else ""
-    path = parts.path.rstrip("/") or ""
-    query = f"?{parts.query}" if parts.query else ""
-    return f"{host}{port}{path}{query}"
+    host = f"[{host}]" if ":" in host else host
+    port_part = f":{port}" if port and port not in (80, 443) else ""
+    if not host and not port_part and path.startswith("//"):
+        path = "/" + path.lstrip("/")  # "//x" with no host would read back as host "x"
+    return f"{host}{port_part}{path.rstrip('/;')}" + (f"?{query}" if query else "")
 
 
 def same_url(a: str, b: str) -> bool:

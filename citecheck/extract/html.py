@@ -11,7 +11,7 @@ from lxml import etree, html
 from citecheck.extract import markers as marker_scan
 from citecheck.extract.bare import find_urls
 from citecheck.extract.htmlfrag import TagMatcher, element_links
-from citecheck.extract.htmlscan import Scan, TextRun, scan_html
+from citecheck.extract.htmlscan import Scan, TextRun, prose_of, scan_html
 from citecheck.extract.mdinline import BARE_KINDS
 from citecheck.extract.positions import LineIndex
 from citecheck.models import Document, Heading, Link, LinkKind, Location, Marker, TextSpan
@@ -52,7 +52,7 @@ def extract_html(path: str, text: str) -> Document:
              for item in element_links(root, scan)]
     spans, marks = [], _marker_elements(root, scan, loc, sections)
     for run in scan.runs:
-        if run.prose and run.raw.strip():
+        if run.prose and prose_of(run.raw).strip():
             _run(run, loc, sections.at(run.offset), links, marks, spans)
     links.sort(key=lambda link: (link.location.line, link.location.column))
     comments = [(raw, index.position(offset)[0]) for offset, raw in scan.comments]
@@ -63,12 +63,13 @@ def extract_html(path: str, text: str) -> Document:
 
 def _run(run: TextRun, loc: _Loc, section: str, links: list[Link], marks: list[Marker],
          spans: list[TextSpan]) -> None:
-    lead = len(run.raw) - len(run.raw.lstrip())
-    spans.append(TextSpan(entities.unescape(run.raw.strip()), loc(run.offset + lead), section))
-    for m in find_urls(run.raw):
+    raw = prose_of(run.raw)
+    lead = len(raw) - len(raw.lstrip())
+    spans.append(TextSpan(entities.unescape(raw.strip()), loc(run.offset + lead), section))
+    for m in find_urls(raw):
         url = entities.unescape(m.url) if "&" in m.raw else m.url
         links.append(Link(url, loc(run.offset + m.start), BARE_KINDS[m.kind], "", run.in_code, m.raw, section))
-    for offset, sid in marker_scan.source_ids(run.raw):
+    for offset, sid in marker_scan.source_ids(raw):
         marks.append(Marker("source-id", sid, loc(run.offset + offset), section, run.in_code))
 
 

@@ -9,6 +9,7 @@ offset; `htmlfrag` and `html` join the two by document order.
 from __future__ import annotations
 
 import html.parser as std
+import re
 from dataclasses import dataclass, field
 
 VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
@@ -117,6 +118,16 @@ class _Tokenizer(std.HTMLParser):
             elif context == "comment":
                 scan.comments.append((offset, raw))
         return scan
+
+
+_BROKEN_TAG = re.compile(r"<[A-Za-z!/?]")
+
+
+def prose_of(raw: str) -> str:
+    """A text run up to the first `<letter`: in HTML that always opens a tag, so anything after it
+    is markup the standard tokenizer failed to parse (an unterminated quote), not prose."""
+    broken = _BROKEN_TAG.search(raw)
+    return raw if broken is None else raw[:broken.start()]
 
 
 def scan_html(text: str) -> Scan:

@@ -15,7 +15,7 @@ from markdown_it.token import Token
 from citecheck.extract import markers as marker_scan
 from citecheck.extract.bare import find_urls
 from citecheck.extract.htmlfrag import html_fragment_links
-from citecheck.extract.htmlscan import scan_html
+from citecheck.extract.htmlscan import prose_of, scan_html
 from citecheck.extract.positions import Position
 from citecheck.models import LinkKind
 
@@ -153,8 +153,9 @@ def _html_block(out: InlineScan, content: str, where: Mapper) -> None:
     _html_chunk(out, content, 0, where)
     out.html_chunks.pop()  # the caller records a block chunk with its own first line
     for run in scan_html(content).runs:
-        if run.prose and run.raw.strip():
-            _prose(out, run.raw, run.offset, where, run.in_code, html.unescape)
+        raw = prose_of(run.raw)
+        if run.prose and raw.strip():
+            _prose(out, raw, run.offset, where, run.in_code, html.unescape)
 
 
 def _mask(text: str, ranges: list[Range]) -> str:
