@@ -112,7 +112,7 @@ def _link_text(children: list[Token], i: int) -> str:
         if child.type == "link_close" and depth == 0:
             break
         depth += {"link_open": 1, "link_close": -1}.get(child.type, 0)
-        parts.append(child.content)
+        parts.append(" " if child.type in ("softbreak", "hardbreak") else child.content)
     return "".join(parts)
 
 

@@ -1,0 +1,60 @@
+"""Property tests: extraction never crashes, every position points at the text as written, the
+bare matcher's offsets are exact, and `dedupe_key` is idempotent. Kept to a few seconds."""
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from citecheck.extract import extract_document
+from citecheck.extract.bare import find_urls
+from citecheck.urls import dedupe_key
+
+# Pieces that make parsers take their interesting paths, mixed with arbitrary short text.
+PIECES = ["[", "]", "(", ")", "<", ">", "`", "```\n", "http://", "https://a.com/x", "www.", ".", "&amp;", "&#x41;",
+          "\\", "_", "*", "\n", "\n\n", " ", "|", "# ", "- ", "> ", "    ", "!", "[^1]", "[^1]: ", ":", "hxxp", "[.]",
+          "a", "b.com", "/", "?", "=", "&", "\t", "<a href=\"", "\"", "'", "%41", "é", "\u00a0", "[x]: ", "<!--",
+          "-->", "[src-001]", "~", "<needs-source/>", "<img src=", "srcset=", "---\n", "|---|\n", "<pre>", "</p>"]
+SOURCES = st.lists(st.one_of(st.sampled_from(PIECES), st.text(max_size=4)), max_size=40).map("".join)
+FAST = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _lines(text: str) -> list[str]:
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+@FAST
+@given(SOURCES, st.sampled_from(["markdown", "html", "text"]))
+def test_every_position_points_at_the_url_as_written(text: str, kind: str) -> None:
+    text = text.replace("\r", "")
+    document = extract_document("memo", text, kind)
+    lines = _lines(text)
+    for link in document.links:
+        assert link.raw and link.url
+        assert link.location.line >= 1 and link.location.column >= 1
+        assert lines[link.location.line - 1][link.location.column - 1:].startswith(link.raw), (text, link)
+
+
+@FAST
+@given(st.text(max_size=200), st.sampled_from(["markdown", "html", "text"]))
+def test_arbitrary_text_never_crashes(text: str, kind: str) -> None:
+    document = extract_document("memo", text.replace("\r", ""), kind)
+    assert all(link.location.line >= 1 for link in document.links)
+
+
+@FAST
+@given(st.one_of(SOURCES, st.text(max_size=120)))
+def test_bare_matches_are_exact_ordered_and_disjoint(text: str) -> None:
+    matches = list(find_urls(text))
+    end = 0
+    for m in matches:
+        assert text[m.start:m.start + len(m.raw)] == m.raw and len(m.raw) >= 4
+        assert m.start >= end, "matches overlap or are out of order"
+        end = m.start + len(m.raw)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(SOURCES, st.text(max_size=60), st.sampled_from(["https://WWW.A.com:443/x/?utm_source=1#f",
+                                                                  "mailto:A@b.com", "http://[::1]:8080/x/"])))
+def test_dedupe_key_is_idempotent(url: str) -> None:
+    key = dedupe_key(url)
+    assert dedupe_key(key) == key, (url, key)
