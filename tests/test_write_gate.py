@@ -1,6 +1,7 @@
 """The write gate, piece by piece: footnotes, the citation list, unknown IDs, removal, hybrid, findings."""
 from __future__ import annotations
 
+import time
 from collections import Counter
 
 import pytest
@@ -197,3 +198,14 @@ def test_suppression_hides_the_finding_but_not_the_removal() -> None:
     result = write(draft, CORPUS, config=CONFIG, registry=REGISTRY)
     assert [f.rule for f in result.suppressed] == ["M009"]
     assert "evil.com" not in result.text
+
+
+# -- hostile shapes stay linear -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("draft", [
+    "[" * 50_000, "[a\n" * 20_000, "`" + " ``" * 20_000, "[x](" * 20_000, '[x](y "' * 20_000, "[" * 2000 + "]" * 2000,
+], ids=["open-brackets", "open-brackets-lines", "unmatched-backticks", "open-links", "open-titles", "deep-nesting"])
+def test_hostile_shapes_do_not_go_quadratic(draft: str) -> None:
+    started = time.process_time()
+    transform(draft, INDEX)
+    assert time.process_time() - started < 5, "these took minutes before the one-pass bracket and backtick scans"

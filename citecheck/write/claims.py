@@ -13,7 +13,7 @@ from citecheck.write.detect import url_spans
 
 MAX_CLAIM = 300
 _BLOCK_START_RE = re.compile(r"\n[ \t]*\n|\n(?=[ \t]*(?:[-*+]\s|\d{1,9}[.)]\s|#{1,6}\s|>|\|))|\A")
-_WINDOW = 3000  # how far back a sentence may start (keeps many citations linear)
+_WINDOW = 1200  # how far back a sentence may start (claims are cut to 300 characters anyway)
 _SENTENCE_END_RE = re.compile(r"[.!?][\"'”’)\]]*(?=\s)")
 _FLATTEN = [
     (re.compile(r"\[src-\d{3,}(?:\s*[,;]\s*src-\d{3,})*\]", re.IGNORECASE), " "),  # citations

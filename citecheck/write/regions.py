@@ -15,6 +15,7 @@ _MD = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"]
 _MAYBE_CODE_BLOCK_RE = re.compile(r"^(?: {0,3}(?:`{3,}|~{3,})| *\t| {4,}\S)", re.MULTILINE)
 _COMMENT_RE = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 _BACKTICKS_RE = re.compile(r"`+")
+_BLANK_LINE_RE = re.compile(r"\n[ \t]*\n")
 
 
 class Regions:
@@ -62,23 +63,29 @@ def literal_regions(text: str) -> Regions:
 
 
 def _code_spans(text: str, blocks: Regions) -> list[tuple[int, int]]:
-    """CommonMark code spans: a backtick run closes at the next run of the same length."""
+    """CommonMark code spans: a backtick run closes at the next run of the same length, within
+    the paragraph. Runs are indexed by length, so unmatched runs cost a lookup, not a scan."""
     if "`" not in text:
         return []
-    runs = [m for m in _BACKTICKS_RE.finditer(text) if m.start() not in blocks and not _escaped(text, m.start())]
+    runs = [(m.start(), m.end()) for m in _BACKTICKS_RE.finditer(text)
+            if m.start() not in blocks and not _escaped(text, m.start())]
+    by_width: dict[int, list[int]] = {}
+    for index, (start, end) in enumerate(runs):
+        by_width.setdefault(end - start, []).append(index)
+    blank_lines = [m.start() for m in _BLANK_LINE_RE.finditer(text)]
     spans: list[tuple[int, int]] = []
     i = 0
     while i < len(runs):
-        opener = runs[i]
-        width = len(opener.group(0))
-        for j in range(i + 1, len(runs)):
-            if "\n\n" in text[opener.end():runs[j].start()]:
-                break
-            if len(runs[j].group(0)) == width:
-                spans.append((opener.start(), runs[j].end()))
-                i = j
-                break
-        i += 1
+        start, end = runs[i]
+        same = by_width[end - start]
+        k = bisect.bisect_right(same, i)
+        j = same[k] if k < len(same) else -1
+        b = bisect.bisect_left(blank_lines, end)
+        if j < 0 or (b < len(blank_lines) and blank_lines[b] < runs[j][0]):
+            i += 1
+            continue
+        spans.append((start, runs[j][1]))
+        i = j + 1
     return spans
 
 

@@ -31,8 +31,8 @@ class Construct:
     more: tuple[tuple[str, int], ...] = ()  # further URL attributes of the same tag: (value, offset)
 
 
+_MAX_DEST = 4096  # longer destinations are not parsed as links; the URL scan still removes them
 _BRACKET_TOKEN_RE = re.compile(r"\\.|\[|\]|\n[ \t]*\n", re.DOTALL)  # escapes, brackets, blank lines
-_OPEN_BRACKET_RE = re.compile(r"\[")
 _REFDEF_RE = re.compile(
     r"^(?P<prefix>[ \t>]*)\[(?P<label>(?:[^\]\\\n]|\\.){1,999})\]:[ \t]*\n?[ \t]*(?P<dest><[^<>\n]*>|[^\s<>]\S*)"
     r"(?:[ \t]*\n?[ \t]*(?:\"[^\"]*\"|'[^']*'|\([^)]*\)))?[ \t]*$", re.MULTILINE)
@@ -40,36 +40,21 @@ _AUTOLINK_RE = re.compile(r"<(?:[A-Za-z][A-Za-z0-9+.\-]{1,31}:[^\s<>]*|[A-Za-z0-
                           r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9-]+)*)>")
 
 
-def _bracket_end(text: str, i: int) -> int | None:
-    """Offset of the `]` closing the `[` at `i` (nesting, escapes, no blank line), or None."""
-    depth, stop = 0, min(len(text), i + 4000)
-    for m in _BRACKET_TOKEN_RE.finditer(text, i, stop):
+def bracket_pairs(text: str) -> dict[int, int]:
+    """Each `[` mapped to the `]` that closes it (nesting and escapes respected, never across a
+    blank line), in one pass: unmatched brackets cost nothing however many there are."""
+    pairs: dict[int, int] = {}
+    stack: list[int] = []
+    for m in _BRACKET_TOKEN_RE.finditer(text):
         token = m.group(0)
         if token == "[":
-            depth += 1
+            stack.append(m.start())
         elif token == "]":
-            depth -= 1
-            if depth == 0:
-                return m.start()
+            if stack:
+                pairs[stack.pop()] = m.start()
         elif token[0] == "\n":
-            return None
-    return None
-
-
-def _escaped(text: str, offset: int) -> bool:
-    count = 0
-    while offset - count > 0 and text[offset - count - 1] == "\\":
-        count += 1
-    return count % 2 == 1
-
-
-def _simple_close(text: str, open_at: int) -> int | None:
-    """The closing `]` when nothing nested, escaped or blank lies before it (the common case)."""
-    close = text.find("]", open_at + 1, open_at + 4000)
-    if close < 0:
-        return None
-    inner = text[open_at + 1:close]
-    return None if ("[" in inner or "\\" in inner or "\n" in inner) else close
+            stack.clear()
+    return pairs
 
 
 def _skip_ws(text: str, pos: int) -> int:
@@ -86,12 +71,15 @@ def _skip_ws(text: str, pos: int) -> int:
 def _inline_tail(text: str, pos: int) -> tuple[str, int, int] | None:
     """Parse `(dest "title")` at `pos` → (dest, dest offset, end), or None."""
     pos = _skip_ws(text, pos + 1)
-    dest = parseLinkDestination(text, pos, len(text))
+    stop = min(len(text), pos + _MAX_DEST)  # bounded: `[x](` repeated must not be quadratic
+    if text.find(")", pos, stop) < 0:
+        return None
+    dest = parseLinkDestination(text, pos, stop)
     if not dest.ok:
         return None
     dest_at, pos = pos, _skip_ws(text, dest.pos)
     if pos < len(text) and text[pos] in "\"'(" and pos > dest.pos:
-        title = parseLinkTitle(text, pos, len(text))
+        title = parseLinkTitle(text, pos, min(len(text), pos + _MAX_DEST))
         if title.ok:
             pos = _skip_ws(text, title.pos)
     if pos < len(text) and text[pos] == ")":
@@ -102,14 +90,9 @@ def _inline_tail(text: str, pos: int) -> tuple[str, int, int] | None:
 def links(text: str, literal: Regions, labels: set[str] | frozenset[str] = frozenset()) -> list[Construct]:
     """Inline links and images, and bracket pairs that use one of the reference `labels`."""
     found: list[Construct] = []
-    for m in _OPEN_BRACKET_RE.finditer(text):
-        open_at = m.start()
-        if open_at in literal or _escaped(text, open_at):
-            continue
-        close = _simple_close(text, open_at)
-        if close is None:
-            close = _bracket_end(text, open_at)
-        if close is None or text[open_at + 1:open_at + 2] == "^":
+    pairs = bracket_pairs(text)
+    for open_at, close in pairs.items():
+        if open_at in literal or text[open_at + 1:open_at + 2] == "^":
             continue
         image = open_at > 0 and text[open_at - 1] == "!" and (open_at < 2 or text[open_at - 2] != "\\")
         start, keep = (open_at - 1 if image else open_at), (open_at + 1, close)
@@ -123,7 +106,7 @@ def links(text: str, literal: Regions, labels: set[str] | frozenset[str] = froze
             continue
         end, label = close + 1, text[open_at + 1:close]
         if nxt == "[":
-            label_end = _bracket_end(text, close + 1)
+            label_end = pairs.get(close + 1)
             if label_end is not None:
                 label = text[close + 2:label_end] or label
                 end = label_end + 1
