@@ -71,13 +71,13 @@ def trim(candidate: str) -> str:
     end = len(candidate)
     while end:
         last = candidate[end - 1]
-        if last in _TRAILING:
+        if candidate.endswith(("&gt;", "&lt;"), 0, end):  # before ";" alone is taken as punctuation
+            end -= 4
+        elif last in _TRAILING:
             end -= 1
         elif last in closed and closed[last] > opened[last]:
             closed[last] -= 1
             end -= 1
-        elif candidate.endswith(("&gt;", "&lt;"), 0, end):
-            end -= 4
         else:
             break
     return candidate[:end]
