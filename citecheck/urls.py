@@ -38,7 +38,7 @@ def registrable_domain(host: str) -> str:
     return ext.top_domain_under_public_suffix if hasattr(ext, "top_domain_under_public_suffix") else ext.registered_domain
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=65536)
 def public_suffix(host: str) -> str:
     return _EXTRACT(host).suffix
 

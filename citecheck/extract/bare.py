@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Callable, Iterator
 
-import tldextract
+from citecheck.urls import public_suffix
 
 _DOT = r"(?:\.|\[\.\]|\(\.\)|\{\.\}|\[dot\]|\(dot\))"
 _LABEL = r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
@@ -83,13 +82,12 @@ def trim(candidate: str) -> str:
     return candidate[:end]
 
 
-@lru_cache(maxsize=65536)
 def known_suffix(host: str) -> bool:
-    """True when tldextract's bundled snapshot knows the host's public suffix (never fetches)."""
-    return bool(_EXTRACT(host).suffix)
+    """True when tldextract's bundled snapshot knows the host's public suffix (never fetches).
 
-
-_EXTRACT = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
+    Shares `citecheck.urls`' extractor and cache: the snapshot is parsed once per process.
+    """
+    return bool(public_suffix(host))
 
 
 def _has_defang(text: str) -> bool:
