@@ -69,10 +69,11 @@ async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resol
             async def one(target: str) -> None:
                 result = await fetcher.fetch_fresh(target, keep_body=keep_bodies)
                 _record(pages, by_target[target], result.page, result.body)
-                pending.append(result.page)
-                if cache is not None and len(pending) >= FLUSH_EVERY:
-                    cache.put_many(pending)
-                    pending.clear()
+                if cache is not None:
+                    pending.append(result.page)
+                    if len(pending) >= FLUSH_EVERY:  # written as we go: an interrupted run resumes
+                        cache.put_many(pending)
+                        pending.clear()
                 bar.advance()
 
             await asyncio.gather(*(one(t) for t in todo))
