@@ -496,3 +496,8 @@ def test_realworld_markdown_is_link_heavy() -> None:
     # guards the position test above against a parser that silently finds nothing
     counts = {p.name: len(extract_document(str(p), read_text(str(p))).links) for p in REALWORLD.glob("markdown/*.md")}
     assert len(counts) == 10 and min(counts.values()) >= 5 and sum(counts.values()) > 1000, counts
+
+
+def test_every_difference_is_documented() -> None:
+    doc = (ROOT / "docs" / "extraction.md").read_text(encoding="utf-8")
+    assert not [key for key in DIFFERENCES if f"`{key}`" not in doc]
