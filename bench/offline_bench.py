@@ -24,11 +24,13 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
-from typing import Callable
 
-WORDS = ("revenue margin growth filing quarter guidance analyst report market share segment outlook "
-         "board disclosure audit risk supply demand pricing customer churn capital").split()
+WORDS = ("revenue", "margin", "growth", "filing", "quarter", "guidance", "analyst", "report", "market", "share",
+         "segment", "outlook", "board", "disclosure", "audit", "risk", "supply", "demand", "pricing", "customer",
+         "churn", "capital")
 HOSTS = ("www.reuters.com", "www.sec.gov", "www.bloomberg.com", "www.ft.com", "investor.acme-corp.com",
          "www.wsj.com", "arxiv.org", "en.wikipedia.org", "www.gartner.com", "news.ycombinator.com")
 STYLES = (("inline", 40), ("reference", 25), ("footnote", 15), ("bare", 20))
@@ -59,7 +61,7 @@ def _link(rng: random.Random, i: int, refs: list[str], notes: list[str]) -> str:
 def make_memo(links: int, seed: int = 1) -> str:
     """A Markdown memo with exactly `links` URLs (plus one table and code block per section)."""
     rng = random.Random(seed)
-    out, notes = [f"# Research memo ({links} links)\n"], []
+    out, notes = [f"# Research memo ({links} links)\n"], []  # type: list[str], list[str]
     for start in range(0, links, 20):
         refs: list[str] = []
         out.append(f"\n## Section {start // 20 + 1}: {_words(rng, 3).title()}\n")
@@ -110,7 +112,7 @@ def _extract(paths: list[Path]) -> None:
 
 def _row(label: str, paths: list[Path], repeat: int) -> str:
     _in_process(paths)  # warm-up: in-process figures are for a long-lived caller, imports done
-    figures = [_median(lambda f=f: f(paths), repeat) for f in (_cli, _in_process, _extract)]
+    figures = [_median(partial(run, paths), repeat) for run in (_cli, _in_process, _extract)]
     return f"| {label} | " + " | ".join(f"{wall:.2f} ({cpu:.2f})" for wall, cpu in figures) + " |"
 
 

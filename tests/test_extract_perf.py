@@ -43,7 +43,7 @@ def _folder(root: Path, count: int) -> Path:
 
 def _cpu(folder: Path) -> float:
     best = float("inf")
-    for _ in range(2):
+    for _ in range(3):
         started = time.process_time()
         inputs = collect([str(folder)])
         best = min(best, time.process_time() - started)
@@ -55,4 +55,5 @@ def test_many_files_scale_linearly(tmp_path: Path) -> None:
     small, large = _folder(tmp_path, 25), _folder(tmp_path, 100)
     _cpu(small)
     ratio = _cpu(large) / _cpu(small)
-    assert ratio < 6.0, f"100 files took {ratio:.1f}x the time of 25 (linear is 4x)"
+    # linear is 4x, quadratic 16x; the bound sits between them, clear of a busy machine's noise
+    assert ratio < 8.0, f"100 files took {ratio:.1f}x the time of 25"

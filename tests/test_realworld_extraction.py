@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import csv
 import re
-from functools import lru_cache
+from collections.abc import Callable
+from functools import cache
 from pathlib import Path
-from typing import Callable
 
 import pytest
 from w3lib.url import safe_url_string
 
+from citecheck.errors import InputError
 from citecheck.extract import collect, extract_document, read_text, sniff
 from citecheck.models import Document, Link
 
@@ -56,7 +57,7 @@ _RESERVED = re.compile(r"(^|\.)(example\.(com|org|net|edu)|example|invalid|test|
 
 # -- helpers ------------------------------------------------------------------------------------
 
-@lru_cache(maxsize=None)
+@cache
 def doc(rel: str) -> Document:
     path = str(PEER / rel)
     text = read_text(path)
@@ -471,7 +472,7 @@ def _realworld_files() -> list[Path]:
 def _readable(path: Path) -> str | None:
     try:
         return read_text(str(path))
-    except Exception as err:  # the one deliberately broken file: lychee's invalid_utf8 fixture
+    except InputError as err:  # the one deliberately broken file: lychee's invalid_utf8 fixture
         assert "invalid_utf8" in str(path), err
         return None
 

@@ -5,9 +5,9 @@ import fnmatch
 import json
 import os
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
 
 from w3lib.encoding import html_body_declared_encoding
 
@@ -95,12 +95,13 @@ def _decode(path: str, data: bytes, max_bytes: int) -> str:
     if b"\x00" in data[:8192]:
         raise InputError(f"{path}: looks like a binary file, not a memo")
     try:
-        text = data.decode("utf-8-sig")
+        text: str | None = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         text = _declared_html(data)
         if text is None:
             line = data[: err.start].count(b"\n") + 1
             raise InputError(f"{path}:{line}: invalid UTF-8 (byte 0x{data[err.start]:02x} at offset {err.start})") from None
+    assert text is not None
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
@@ -151,4 +152,4 @@ def load_corpus(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> Corpus:
     return load_corpus_text(path, read_text(path, max_bytes))
 
 
-__all__ = ["collect", "extract_document", "load_corpus", "read_text", "Inputs", "json"]
+__all__ = ["Inputs", "collect", "extract_document", "json", "load_corpus", "read_text"]

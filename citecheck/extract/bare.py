@@ -7,8 +7,8 @@ extension does it, so `(see https://a.b/c).` yields `https://a.b/c`.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Callable, Iterator
 
 from citecheck.urls import public_suffix
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import html as entities
 from bisect import bisect_right
-from typing import Callable
+from collections.abc import Callable
 
 from lxml import etree, html
 
 from citecheck.extract import markers as marker_scan
 from citecheck.extract.bare import find_urls
-from citecheck.extract.htmlfrag import TagMatcher, element_links
+from citecheck.extract.htmlfrag import HtmlLink, TagMatcher, element_links, source_line, text_of
 from citecheck.extract.htmlscan import Scan, TextRun, prose_of, scan_html
 from citecheck.extract.mdinline import BARE_KINDS
 from citecheck.extract.positions import LineIndex
@@ -44,13 +44,11 @@ def extract_html(path: str, text: str) -> Document:
     def loc(offset: int) -> Location:
         return Location(path, *index.position(offset))
 
-    headings = _headings(root, scan, loc)
+    headings = _headings(root, scan, index, loc)
     sections = _Sections(headings)
-    links = [Link(item.url, loc(item.offset) if item.offset >= 0 else Location(path, item.sourceline, 1),
-                  LinkKind.HTML, item.text, item.in_code, item.raw,
-                  sections.at(item.offset if item.offset >= 0 else index.starts[item.sourceline - 1]))
-             for item in element_links(root, scan)]
-    spans, marks = [], _marker_elements(root, scan, loc, sections)
+    links = [_html_link(item, index, loc, sections) for item in element_links(root, scan)]
+    spans: list[TextSpan] = []
+    marks = _marker_elements(root, scan, loc, sections)
     for run in scan.runs:
         if run.prose and prose_of(run.raw).strip():
             _run(run, loc, sections.at(run.offset), links, marks, spans)
@@ -59,6 +57,11 @@ def extract_html(path: str, text: str) -> Document:
     return Document(path=path, text=text, format="html", links=tuple(links), markers=tuple(marks),
                     spans=tuple(spans), headings=tuple(h for _, h in headings),
                     directives=marker_scan.directives(path, comments, text.split("\n")))
+
+
+def _html_link(item: HtmlLink, index: LineIndex, loc: _Loc, sections: _Sections) -> Link:
+    offset = item.offset if item.offset >= 0 else index.starts[min(item.sourceline, len(index.starts)) - 1]
+    return Link(item.url, loc(offset), LinkKind.HTML, item.text, item.in_code, item.raw, sections.at(offset))
 
 
 def _run(run: TextRun, loc: _Loc, section: str, links: list[Link], marks: list[Marker],
@@ -73,21 +76,20 @@ def _run(run: TextRun, loc: _Loc, section: str, links: list[Link], marks: list[M
         marks.append(Marker("source-id", sid, loc(run.offset + offset), section, run.in_code))
 
 
-def _headings(root: etree._Element, scan: Scan, loc: _Loc) -> list[tuple[int, Heading]]:
+def _headings(root: etree._Element, scan: Scan, index: LineIndex, loc: _Loc) -> list[tuple[int, Heading]]:
     matcher, found = TagMatcher(scan), []
     for el in root.iter("h1", "h2", "h3", "h4", "h5", "h6"):
-        tag = matcher.find(el.tag)
-        offset = tag.offset if tag is not None else -1
-        location = loc(offset) if offset >= 0 else Location("", el.sourceline or 1, 1)
-        found.append((offset, Heading(int(el.tag[1]), " ".join(el.text_content().split()), location)))
+        tag = matcher.find(str(el.tag))
+        offset = tag.offset if tag is not None else index.starts[min(source_line(el), len(index.starts)) - 1]
+        found.append((offset, Heading(int(str(el.tag)[1]), text_of(el), loc(offset))))
     return sorted(found, key=lambda pair: pair[0])
 
 
 def _marker_elements(root: etree._Element, scan: Scan, loc: _Loc, sections: _Sections) -> list[Marker]:
     matcher, found = TagMatcher(scan), []
     for el in root.iter(*_MARKER_TAGS):
-        tag = matcher.find(el.tag)
+        tag = matcher.find(str(el.tag))
         value = el.get("claim") or el.get("ids") or el.get("reason") or ""
         offset = tag.offset if tag is not None else 0
-        found.append(Marker(el.tag, value, loc(offset), sections.at(offset)))
+        found.append(Marker(str(el.tag), value, loc(offset), sections.at(offset)))
     return found

@@ -2,9 +2,8 @@
 `htmlscan` for the offset of each value as written."""
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
-
 from html import unescape as std_unescape
 
 from lxml import etree, html
@@ -58,8 +57,19 @@ def _origin_only(el: etree._Element) -> bool:
     return el.tag == "link" and not _ORIGIN_ONLY.isdisjoint((el.get("rel") or "").lower().split())
 
 
+def source_line(el: etree._Element) -> int:
+    """lxml's line for an element (where its start tag ends), 1 when it has none."""
+    line = getattr(el, "sourceline", None)
+    return line if isinstance(line, int) and line > 0 else 1
+
+
+def text_of(el: etree._Element) -> str:
+    """The element's text content, whitespace collapsed."""
+    return " ".join(str(el.xpath("string()")).split())
+
+
 def _links(el: etree._Element, attr: str, value: str, tag: StartTag | None) -> Iterator[HtmlLink]:
-    text = " ".join((el.text_content() if el.tag == "a" else el.get("alt") or "").split())
+    text = text_of(el) if el.tag == "a" else " ".join((el.get("alt") or "").split())
     in_code = any(isinstance(a.tag, str) and a.tag in CODE for a in el.iterancestors())
     found = tag.attr(attr) if tag is not None else None
     raw, offset = (found.raw, found.offset) if found is not None else (value, -1)
@@ -68,8 +78,8 @@ def _links(el: etree._Element, attr: str, value: str, tag: StartTag | None) -> I
         lead = len(piece) - len(piece.lstrip())
         url = std_unescape(piece).strip() if found is not None else piece.strip()
         if url:
-            yield HtmlLink(url, piece.strip(), offset + start + lead if offset >= 0 else -1, text, el.tag,
-                           el.sourceline or 1, in_code)
+            yield HtmlLink(url, piece.strip(), offset + start + lead if offset >= 0 else -1, text, str(el.tag),
+                           source_line(el), in_code)
 
 
 def _srcset(raw: str) -> list[tuple[int, str]]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import html.parser as std
 import re
 from dataclasses import dataclass, field
+from html import unescape
 
 VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
                   "source", "track", "wbr"})
@@ -120,6 +121,9 @@ class _Tokenizer(std.HTMLParser):
         return scan
 
 
+# The very patterns html.parser reads start tags with, so offsets agree with its attribute values.
+_TAGFIND: re.Pattern[str] = getattr(std, "tagfind_tolerant")  # noqa: B009 (not in typeshed)
+_ATTRFIND: re.Pattern[str] = getattr(std, "attrfind_tolerant")  # noqa: B009
 _BROKEN_TAG = re.compile(r"<[A-Za-z!/?]")
 
 
@@ -138,10 +142,10 @@ def scan_html(text: str) -> Scan:
 def attribute_values(raw: str, base: int) -> list[AttrValue]:
     """Attributes of a raw start tag with the offset of each value, as html.parser reads them."""
     found: list[AttrValue] = []
-    name_match = std.tagfind_tolerant.match(raw, 1)
+    name_match = _TAGFIND.match(raw, 1)
     pos = name_match.end() if name_match else len(raw)
     while pos < len(raw):
-        m = std.attrfind_tolerant.match(raw, pos)
+        m = _ATTRFIND.match(raw, pos)
         if not m or m.end() == pos:
             break
         name, rest, value = m.group(1, 2, 3)
@@ -149,7 +153,7 @@ def attribute_values(raw: str, base: int) -> list[AttrValue]:
             start = m.start(3)
             if value[:1] in "'\"" and value[-1:] == value[:1] and len(value) >= 2:
                 value, start = value[1:-1], start + 1
-            found.append(AttrValue(name.lower(), std.unescape(value), value, base + start))
+            found.append(AttrValue(name.lower(), unescape(value), value, base + start))
         pos = m.end()
     return found
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 from citecheck.models import Directive, Location
 
@@ -76,7 +76,8 @@ def _directive(path: str, body: str, line: int, target: int) -> Directive:
         parts = shlex.split(body)
     except ValueError:
         parts = body.split()
-    action, rules, reason, until = "disable", (), "", ""
+    action, reason, until = "disable", "", ""
+    rules: tuple[str, ...] = ()
     for part in parts:
         key, _, value = part.partition("=")
         key = key.lower()

@@ -6,8 +6,9 @@ source text, and a `Mapper` turns it into a (line, column) of the source as writ
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, Protocol
+from typing import Protocol
 
 from markdown_it.common.utils import unescapeAll
 from markdown_it.token import Token
@@ -143,7 +144,7 @@ def _unescape_markdown(text: str) -> str:
 def _html_chunk(out: InlineScan, chunk: str, base: int, where: Mapper) -> None:
     out.html_chunks.append((chunk, where.position(base)[0]))
     for item in html_fragment_links(chunk):
-        position = where.position(base + (item.offset if item.offset >= 0 else 0))
+        position = where.position(base + (max(item.offset, 0)))
         out.links.append(FoundLink(item.url, item.raw, position, LinkKind.HTML, item.text, item.in_code))
     for mk in marker_scan.html_markers(chunk):
         out.markers.append(FoundMarker(mk.kind, mk.value, where.position(base + mk.offset)))

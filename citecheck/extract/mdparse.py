@@ -13,7 +13,8 @@ renderer would drop.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.ruler import Ruler
@@ -36,15 +37,14 @@ _SPACE = " \t\n"
 def build_parser() -> MarkdownIt:
     """CommonMark + GFM tables, front matter and footnotes, with position-recording rules."""
     md = MarkdownIt("commonmark", {"html": True, "store_labels": True, "inline_definitions": True})
-    md.enable(["table"])
-    md.disable(["emphasis"])  # emphasis never changes where a link or URL is; skipping it is faster
-    md.normalizeLink = _keep  # type: ignore[method-assign]
-    md.normalizeLinkText = _keep  # type: ignore[method-assign]
-    md.validateLink = _accept  # type: ignore[method-assign]
+    md.enable(["table", "strikethrough"])
+    md.normalizeLink = _keep  # type: ignore[method-assign,assignment]
+    md.normalizeLinkText = _keep  # type: ignore[method-assign,assignment]
+    md.validateLink = _accept  # type: ignore[method-assign,assignment]
     md.use(front_matter_plugin)
     md.use(footnote_plugin, inline=False, move_to_end=False, always_match_refs=True)
     for name, (first, kind) in _RECORDED.items():
-        _wrap(md.inline.ruler, name, lambda fn, first=first, kind=kind: _recording(fn, first, kind))
+        _wrap(md.inline.ruler, name, _recorder(first, kind))
     _wrap(md.block.ruler, "reference", _recording_definition)
     return md
 
@@ -61,6 +61,10 @@ def _wrap(ruler: Ruler[Any], name: str, wrapper: Callable[[Any], Any]) -> None:
     """Replace rule `name` by `wrapper(original)`, keeping the chains it may interrupt."""
     rule = next(r for r in ruler.__rules__ if r.name == name)
     ruler.at(name, wrapper(rule.fn), {"alt": list(rule.alt)})
+
+
+def _recorder(first: str, kind: str) -> Callable[[InlineRule], InlineRule]:
+    return lambda rule: _recording(rule, first, kind)
 
 
 def _recording(rule: InlineRule, first: str, kind: str) -> InlineRule:
