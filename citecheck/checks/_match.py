@@ -9,6 +9,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from urllib.parse import unquote, urlsplit
 
 from lxml import etree, html
@@ -23,13 +24,23 @@ _H1 = re.compile(r"<h1[\s>].*?</h1>", re.IGNORECASE | re.DOTALL)
 
 
 def strip_accents(text: str) -> str:
+    if text.isascii():
+        return text  # the common case: nothing to decompose
     decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
+    return _COMBINING.sub("", decomposed)
+
+
+_COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+")
+
+
+@lru_cache(maxsize=1024)
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(_WORD.findall(strip_accents(text).casefold()))
 
 
 def words(text: str) -> list[str]:
-    """Lower-case, accent-free word tokens."""
-    return _WORD.findall(strip_accents(text or "").casefold())
+    """Lower-case, accent-free word tokens (memoised: the same text sample is asked about often)."""
+    return list(_words(text or ""))
 
 
 def _is_id(token: str) -> bool:
@@ -52,19 +63,29 @@ def slug_words(url: str, min_words: int = 3) -> list[str]:
 
 
 def content_words(tokens: Iterable[str], stopwords: Iterable[str]) -> list[str]:
-    stop = {strip_accents(str(s)).casefold() for s in stopwords}
+    stop = _stopset(tuple(str(s) for s in stopwords))
     return [t for t in tokens if t not in stop and len(t) > 1]
+
+
+@lru_cache(maxsize=64)
+def _stopset(stopwords: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(strip_accents(s).casefold() for s in stopwords)
 
 
 def coverage(wanted: list[str], haystack: str, cutoff: float = 82.0) -> float:
     """Share of `wanted` words that occur (fuzzily) among the words of `haystack`."""
     if not wanted:
         return 0.0
-    pool = list(dict.fromkeys(words(haystack)))
+    pool = _pool(haystack)
     if not pool:
         return 0.0
     found = sum(1 for w in wanted if _present(w, pool, cutoff))
     return found / len(wanted)
+
+
+@lru_cache(maxsize=256)
+def _pool(haystack: str) -> list[str]:
+    return list(dict.fromkeys(_words(haystack)))
 
 
 def _present(word: str, pool: list[str], cutoff: float) -> bool:

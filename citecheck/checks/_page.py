@@ -52,14 +52,74 @@ def _folded(items: tuple[str, ...]) -> tuple[str, ...]:
 def find_phrase(text: str, items: Iterable[Any], regex: bool = False) -> str:
     """The first phrase (or regex) of `items` found in `text`, as it appears there; '' when none."""
     phrases = tuple(str(i) for i in items if str(i).strip())
-    pattern = _pattern(phrases, regex)
-    if pattern is None or not text:
+    if not phrases or not text:
         return ""
     folded = fold(text)
-    if not regex and not any(p in folded for p in _folded(phrases)):
+    if regex:
+        return _first_regex(folded, phrases)
+    if not any(p in folded for p in _folded(phrases)):
         return ""  # a substring pre-filter: most pages contain none of the phrases
-    found = pattern.search(folded)
+    pattern = _pattern(phrases, False)
+    found = pattern.search(folded) if pattern is not None else None
     return found.group(0) if found else ""
+
+
+def _first_regex(folded: str, items: tuple[str, ...]) -> str:
+    """Leftmost match of any regex item; an item whose required literal is absent is skipped."""
+    best: re.Match[str] | None = None
+    for item in items:
+        literal = required_literal(item)
+        if literal and literal not in folded:
+            continue
+        pattern = _pattern((item,), True)
+        found = pattern.search(folded) if pattern is not None else None
+        if found and (best is None or found.start() < best.start()):
+            best = found
+    return best.group(0) if best else ""
+
+
+_META = set("()[]{}|?*+^$.\\")
+
+
+@lru_cache(maxsize=4096)
+def required_literal(regex: str) -> str:
+    """The longest run of plain characters outside any group that every match must contain
+    (folded); '' when there is none of at least three characters."""
+    runs, run, depth, i = [], "", 0, 0
+    while i < len(regex):
+        c = regex[i]
+        if c == "\\" and i + 1 < len(regex):
+            nxt = regex[i + 1]
+            run = run + nxt if depth == 0 and nxt in ".-/ '()[]?*+" else _end(runs, run)
+            i += 2
+            continue
+        if c in "([":
+            run = _end(runs, run)
+            depth += 1 if c == "(" else 0
+            if c == "[":
+                i = regex.find("]", i + 1) if "]" in regex[i + 1:] else len(regex)
+        elif c == ")":
+            depth = max(0, depth - 1)
+        elif c in "?*{" and depth == 0:
+            run = _end(runs, run[:-1])  # the quantified character is optional
+            if c == "{" and "}" in regex[i:]:
+                i = regex.index("}", i)
+        elif c == "|" and depth == 0:
+            return ""  # a top-level alternation: nothing is required
+        elif c in "+.^$" and depth == 0:
+            run = _end(runs, run)
+        elif depth == 0:
+            run += c
+        i += 1
+    _end(runs, run)
+    best = max(runs, key=len, default="")
+    return fold(best) if len(best.strip()) >= 3 else ""
+
+
+def _end(runs: list[str], run: str) -> str:
+    if run:
+        runs.append(run)
+    return ""
 
 
 def find_marker(markup: str, items: Iterable[Any]) -> str:

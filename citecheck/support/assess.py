@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Protocol, Sequence
 
 from rapidfuzz import fuzz
@@ -34,23 +35,30 @@ class LexicalVerifier:
 
     def best(self, claim: str, passages: Sequence[str]) -> tuple[int, float]:
         words = set(content_words(claim))
-        best_i, best_s = 0, 0.0
-        for i, passage in enumerate(passages):
-            score = similarity(words, claim, passage)
-            if score > best_s:
-                best_i, best_s = i, score
+        if not words or not passages:
+            return 0, 0.0
+        # Word coverage is cheap set arithmetic; the fuzzy ratio runs only on the best few passages.
+        ranked = sorted(range(len(passages)), key=lambda i: -len(words & _word_set(passages[i])))[:5]
+        scored = [(similarity(words, claim, passages[i]), i) for i in ranked]
+        best_s, best_i = max(scored, key=lambda pair: (pair[0], -pair[1]))
         return best_i, best_s
 
 
 def similarity(claim_words: set[str], claim: str, passage: str) -> float:
     if not claim_words:
         return 0.0
-    coverage = len(claim_words & set(content_words(passage))) / len(claim_words)
+    coverage = len(claim_words & _word_set(passage)) / len(claim_words)
     return 0.75 * coverage + 0.25 * fuzz.token_set_ratio(claim, passage) / 100
 
 
+@lru_cache(maxsize=4096)
+def _word_set(passage: str) -> frozenset[str]:
+    return frozenset(content_words(passage))
+
+
+@lru_cache(maxsize=512)
 def passages(text: str, window: int = 3, limit: int = 400) -> list[str]:
-    """Overlapping windows of `window` sentences (at most `limit` windows)."""
+    """Overlapping windows of `window` sentences (at most `limit` windows); memoised per source."""
     sentences = [s.strip() for _, s in split_sentences(text)]
     if len(sentences) <= window:
         return [" ".join(sentences)] if sentences else []
