@@ -51,7 +51,7 @@ def similarity(claim_words: set[str], claim: str, passage: str) -> float:
     return 0.75 * coverage + 0.25 * fuzz.token_set_ratio(claim, passage) / 100
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=8192)
 def _word_set(passage: str) -> frozenset[str]:
     return frozenset(content_words(passage))
 
@@ -96,14 +96,18 @@ def assess(sentence: str, source_text: str, verifier: Verifier | None = None,
 
 
 def _missing_numbers(claim: str, passage: str) -> tuple[str, ...]:
-    have = numbers(passage)
+    have = _numbers(passage)
     cores = {number_core(n) for n in have}
     return tuple(sorted(n for n in numbers(claim) if n not in have and number_core(n) not in cores))
 
 
+@lru_cache(maxsize=2048)
+def _numbers(text: str) -> set[str]:
+    return numbers(text)
+
+
 def _missing_entities(claim: str, source: str, thresholds: Thresholds) -> tuple[str, ...]:
-    lowered = source.lower()
-    tokens = set(re.findall(r"[a-z0-9]+", lowered))
+    lowered, tokens = _index(source)
     missing = []
     for name in entities(claim):
         if name in thresholds.ignore_entities:
@@ -115,6 +119,12 @@ def _missing_entities(claim: str, source: str, thresholds: Thresholds) -> tuple[
             continue  # "Bureau of Transportation Statistics" is cited as "BTS"
         missing.append(name)
     return tuple(sorted(missing))
+
+
+@lru_cache(maxsize=512)
+def _index(source: str) -> tuple[str, frozenset[str]]:
+    lowered = source.lower()
+    return lowered, frozenset(re.findall(r"[a-z0-9]+", lowered))
 
 
 def acronym(parts: list[str]) -> str:
