@@ -28,6 +28,9 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
+ROOT = Path(__file__).resolve().parent.parent  # time this checkout, whatever is installed
+sys.path.insert(0, str(ROOT))
+
 WORDS = ("revenue", "margin", "growth", "filing", "quarter", "guidance", "analyst", "report", "market", "share",
          "segment", "outlook", "board", "disclosure", "audit", "risk", "supply", "demand", "pricing", "customer",
          "churn", "capital")
@@ -93,7 +96,8 @@ def _cpu() -> float:
 
 def _cli(paths: list[Path]) -> None:
     cmd = [sys.executable, "-m", "citecheck", "audit", "--offline", "--format", "json", *map(str, paths)]
-    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False, env=env)
     if proc.returncode not in (0, 1):
         raise SystemExit(f"citecheck failed ({proc.returncode}): {proc.stderr.strip()}")
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import io
+import os
 import subprocess
 import sys
 import time
@@ -127,7 +128,8 @@ def test_cli_refuses_an_oversized_memo_with_one_line(tmp_path: Path) -> None:
     big = tmp_path / "huge.md"
     with open(big, "wb") as fh:
         fh.truncate(50 * 1024 * 1024)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     proc = subprocess.run([sys.executable, "-m", "citecheck", "audit", "--offline", str(big)],
-                          capture_output=True, text=True, timeout=120, cwd=tmp_path, check=False)
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path, check=False, env=env)
     assert proc.returncode == 2
     assert proc.stderr.strip().count("\n") == 0 and "max-file-size" in proc.stderr
