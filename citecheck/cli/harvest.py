@@ -8,6 +8,8 @@ from typing import Any
 import click
 
 from citecheck.cli.options import _split, build_config, config_options, fetch_options
+from citecheck.atomic import atomic_write
+from citecheck.report.html_harvest import render_harvest_report
 from citecheck.harvest import GATES, harvest, rejects_table, write_outputs
 from citecheck.harvest.output import summary_lines
 from citecheck.harvest.providers import NAMES
@@ -29,11 +31,14 @@ from citecheck.harvest.providers import NAMES
 @click.option("--gate", type=click.Choice(GATES), default="default", show_default=True,
               help="strict: warnings and errors reject; default: errors; lenient: only dead, placeholder "
                    "and private-address errors.")
+@click.option("--report", "report_path", type=click.Path(dir_okay=False),
+              help="Also write a self-contained HTML review page: kept and rejected candidates per section.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 @config_options
 @fetch_options
 def command(outline: str | None, urls_file: str | None, query: str | None, providers: tuple[str, ...], output: str,
-            rejects_path: str | None, per_section: str | None, gate: str, quiet: bool, config_path: str | None,
+            rejects_path: str | None, per_section: str | None, gate: str, report_path: str | None, quiet: bool,
+            config_path: str | None,
             select: tuple[str, ...], ignore: tuple[str, ...], rule_dirs: tuple[str, ...], **fetch: Any) -> None:
     """Search providers for sources, fetch and validate every result with the audit engine, and
     write only the ones that pass, each with a stable src-NNN ID.
@@ -56,7 +61,22 @@ def command(outline: str | None, urls_file: str | None, query: str | None, provi
     result = harvest(outline, providers=_split(providers), config=config, urls=urls_file, query=query, into=output,
                      gate=gate, progress=not quiet)
     write_outputs(result, output, rejects_path=rejects_path, per_section_dir=per_section)
+    if report_path:
+        atomic_write(report_path, render_harvest_report(review_data(result, output)))
     rejects_table(result, sys.stderr)
     for line in summary_lines(result):
         click.echo(f"citecheck harvest: {line}", err=True)
     sys.exit(result.exit_code)
+
+
+def review_data(result: Any, output: str) -> dict[str, Any]:
+    """The harvest result in the shape `render_harvest_report` reads (kept and rejected per section)."""
+    by_id = {s.id: s for s in result.corpus}
+    sections: dict[str, dict[str, list[Any]]] = {sid: {"kept": [by_id[i] for i in ids if i in by_id], "rejected": []}
+                                                 for sid, ids in result.sections.items()}
+    for reject in result.rejects:
+        data = reject.to_dict()
+        entry = {"url": data["url"], "title": data["search_title"], "findings": reject.findings,
+                 "reasons": [f"{r.get('rule', r.get('stage', ''))}: {r.get('message', '')}" for r in data["reasons"]]}
+        sections.setdefault(data["section"] or "(none)", {"kept": [], "rejected": []})["rejected"].append(entry)
+    return {"title": f"citecheck harvest: {output}", "sections": sections}
