@@ -23,10 +23,12 @@ from citecheck.extract import DEFAULT_INCLUDE
 @click.option("--report", "report_path", type=click.Path(dir_okay=False), help="Also write a Markdown report.")
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), help="Also write a CSV report.")
 @click.option("--offline", is_flag=True, help="Only the offline rules: do not fetch.")
+@click.option("--corpus-out", type=click.Path(dir_okay=False),
+              help="Also write the URLs that passed as a corpus (stable src-NNN IDs; an existing corpus is extended).")
 @config_options
 @fetch_options
 def command(runs: tuple[str, ...], output: str, report_path: str | None, csv_path: str | None, offline: bool,
-            config_path: str | None, select: tuple[str, ...], ignore: tuple[str, ...], rule_dirs: tuple[str, ...],
+            corpus_out: str | None, config_path: str | None, select: tuple[str, ...], ignore: tuple[str, ...], rule_dirs: tuple[str, ...],
             **fetch: Any) -> None:
     """Merge the URLs of many runs (memos, corpora, research files; directories recursively),
     dedupe on the canonical key, validate each once (through the cache) and rank by recurrence.
@@ -57,5 +59,21 @@ def command(runs: tuple[str, ...], output: str, report_path: str | None, csv_pat
         atomic_write(report_path, markdown_report(ordered))
     if csv_path:
         atomic_write(csv_path, csv_report(ordered))
+    if corpus_out:
+        write_corpus_out(corpus_out, [e.url for e in ordered if e.verdict == "ok"], config)
     click.echo(f"{len(ordered)} distinct URL(s) from {len(runs)} run(s): "
                + ", ".join(f"{v} {k}" for k, v in sorted(verdicts.items())), err=True)
+
+
+def write_corpus_out(path: str, urls: list[str], config: Any) -> None:
+    """The surviving URLs through the harvest gate into a corpus: same IDs, excerpts, schema."""
+    import tempfile
+    from pathlib import Path
+
+    from citecheck.harvest import harvest, write_outputs
+
+    with tempfile.TemporaryDirectory() as tmp:
+        listing = Path(tmp) / "curated.txt"
+        listing.write_text("\n".join(urls) + "\n", encoding="utf-8")
+        result = harvest(None, config=config, urls=str(listing), into=path, gate="default")
+    write_outputs(result, path)
