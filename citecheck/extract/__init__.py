@@ -144,6 +144,9 @@ def sniff(path: str, text: str) -> str:
 
 
 def extract_document(path: str, text: str, kind: str = "markdown") -> Document:
+    """Extract a memo given as text; line ends are normalised first (the parsers count LF only)."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     return {"html": extract_html, "text": extract_text}.get(kind, extract_markdown)(path, text)
 
 

@@ -67,8 +67,8 @@ def _token(walk: _Walk, tok: Token) -> None:
         _inline(walk, tok)
     elif kind == "heading_open":
         walk.heading = int(tok.tag[1])
-    elif kind in _CELLS:
-        walk.in_cell = True
+    elif kind in _CELLS or kind in ("th_close", "td_close"):
+        walk.in_cell = kind in _CELLS
     elif kind == "tr_open":
         walk.row_cursor = 0
     elif kind == "definition" and "dest" in tok.meta:
