@@ -3,7 +3,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from citecheck.extract import extract_document, read_text
+from citecheck.extract.htmlfrag import TagMatcher
 from citecheck.models import Document, Link, LinkKind
 
 
@@ -99,3 +102,13 @@ def test_declared_charset_is_honoured(tmp_path: Path) -> None:
 def test_empty_and_garbage_documents() -> None:
     for page in ("", "   ", "<", "<<<>>>", "<a href=", "\x0c", "<!-- unterminated"):
         assert extract(page).links == ()
+
+
+def test_position_holds_when_the_two_parsers_disagree(monkeypatch: pytest.MonkeyPatch) -> None:
+    # force the fallback: no scanned start tag matches, so the value is searched near lxml's line
+    monkeypatch.setattr(TagMatcher, "find", lambda self, name, attr="", value=None: None)
+    page = "<p>intro</p>\n<p>see <a\n   href=\"https://a.com/x\"\n  >a</a></p>\n"
+    for document in (extract(page), extract_document("memo.md", "Text\n\n" + page)):
+        link = next(link for link in document.links if link.kind is LinkKind.HTML)
+        source = document.text
+        assert at(source, link).startswith(link.raw) and link.location.line in (3, 5), link

@@ -46,7 +46,7 @@ def extract_html(path: str, text: str) -> Document:
 
     headings = _headings(root, scan, index, loc)
     sections = _Sections(headings)
-    links = [_html_link(item, index, loc, sections) for item in element_links(root, scan)]
+    links = [_html_link(item, text, index, loc, sections) for item in element_links(root, scan)]
     spans: list[TextSpan] = []
     marks = _marker_elements(root, scan, loc, sections)
     for run in scan.runs:
@@ -59,9 +59,18 @@ def extract_html(path: str, text: str) -> Document:
                     directives=marker_scan.directives(path, comments, text.split("\n")))
 
 
-def _html_link(item: HtmlLink, index: LineIndex, loc: _Loc, sections: _Sections) -> Link:
-    offset = item.offset if item.offset >= 0 else index.starts[min(item.sourceline, len(index.starts)) - 1]
+def _html_link(item: HtmlLink, text: str, index: LineIndex, loc: _Loc, sections: _Sections) -> Link:
+    offset = item.offset if item.offset >= 0 else _near(text, index, item)
     return Link(item.url, loc(offset), LinkKind.HTML, item.text, item.in_code, item.raw, sections.at(offset))
+
+
+def _near(text: str, index: LineIndex, item: HtmlLink) -> int:
+    """Where the two parsers disagreed: the value as written, searched in the lines up to lxml's line
+    (which is where the start tag ends), else the start of that line."""
+    last = min(item.sourceline, len(index.starts))
+    start, end = index.starts[max(last - 20, 1) - 1], index.starts[last] if last < len(index.starts) else len(text)
+    found = text.rfind(item.raw, start, end)
+    return found if found >= 0 else index.starts[last - 1]
 
 
 def _run(run: TextRun, loc: _Loc, section: str, links: list[Link], marks: list[Marker],

@@ -144,7 +144,8 @@ def _unescape_markdown(text: str) -> str:
 def _html_chunk(out: InlineScan, chunk: str, base: int, where: Mapper) -> None:
     out.html_chunks.append((chunk, where.position(base)[0]))
     for item in html_fragment_links(chunk):
-        position = where.position(base + (max(item.offset, 0)))
+        offset = item.offset if item.offset >= 0 else max(chunk.find(item.raw), 0)
+        position = where.position(base + offset)
         out.links.append(FoundLink(item.url, item.raw, position, LinkKind.HTML, item.text, item.in_code))
     for mk in marker_scan.html_markers(chunk):
         out.markers.append(FoundMarker(mk.kind, mk.value, where.position(base + mk.offset)))
