@@ -19,6 +19,7 @@ from typing import Any
 from markdown_it import MarkdownIt
 from markdown_it.ruler import Ruler
 from markdown_it.rules_block.state_block import StateBlock
+from markdown_it.rules_core.state_core import StateCore
 from markdown_it.rules_inline.state_inline import StateInline
 from markdown_it.token import Token
 from mdit_py_plugins.footnote import footnote_plugin
@@ -46,7 +47,21 @@ def build_parser() -> MarkdownIt:
     for name, (first, kind) in _RECORDED.items():
         _wrap(md.inline.ruler, name, _recorder(first, kind))
     _wrap(md.block.ruler, "reference", _recording_definition)
+    md.core.ruler.at("inline", _inline_where_needed)
     return md
+
+
+def _inline_where_needed(state: StateCore) -> None:
+    """markdown-it's inline stage, skipped for text with no `[`, `<` or backtick: nothing in it can
+    be a link, image, autolink, code span, raw HTML or footnote reference, and citecheck reads bare
+    URLs and markers from the source itself, not from the inline tokens."""
+    for token in state.tokens:
+        if token.type == "inline":
+            if token.children is None:
+                token.children = []
+            content = token.content
+            if "[" in content or "<" in content or "`" in content:
+                state.md.inline.parse(content, state.md, state.env, token.children)
 
 
 def _keep(url: str) -> str:
