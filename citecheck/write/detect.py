@@ -41,7 +41,7 @@ _SHAPES = [
     ("www", re.compile(r"(?<![\w-])www\d{0,3}\.(?:" + _LABEL + r"\.)*" + _LABEL + _TAIL + "*", _I), ("www",)),
     ("ip", re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?:(?::\d{1,5})|[/\\?#])" + _TAIL + "*"), (".",)),
     ("ip", re.compile(r"(?<![\w.-])localhost(?::\d{1,5}|[/\\])" + _TAIL + "*", _I), ("localhost",)),
-    ("doi", re.compile(r"(?<![\w./])10\.\d{4,9}/" + _TAIL + "+"), ("10.",)),
+    ("doi", re.compile(r"(?<![\w./])10\.\d{4,9}/" + _TAIL + "*"), ("10.",)),  # an empty suffix is still a DOI shape
 ]
 # Schemeless `host.tld/…`: found by its TLD (a literal dot: fast to search), then matched in a window.
 _HOST_PATH_RE = re.compile(r"(?<![\w-])(?:" + _LABEL + r"\.)+" + _TLD + r"\.?(?:(?::\d{1,5})(?!\d)|[/\\]|[?#](?=[^\s]))"
