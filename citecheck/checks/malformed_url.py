@@ -37,6 +37,9 @@ _AUTHORITY_RE = re.compile(r"^[a-z][a-z0-9+.-]*:(?://)?(?P<authority>[^/?#]*)", 
 _BRACKETED_RE = re.compile(r"^\[(?P<ip>[^\[\]]*)\](?::(?P<port>[^:]*))?$")
 
 
+_BAD_CHARS = re.compile(r"[\s\x00-\x1f\x7f]")
+
+
 def has_authority(url: str) -> bool:
     """True for URLs the authority checks apply to: http(s) and any `scheme://` URL."""
     scheme = scheme_of(url)
@@ -47,7 +50,7 @@ def malformed_reason(url: str) -> str:
     """Why `url` is malformed, or '' when it parses (relative and opaque URLs are not judged)."""
     if not has_authority(url):
         return ""
-    if any(ch.isspace() or ord(ch) < 0x20 or ord(ch) == 0x7F for ch in url.strip()):
+    if _BAD_CHARS.search(url.strip()):
         return "contains whitespace or control characters"
     if "\\" in url:
         return "contains a backslash (browsers read it as '/')"

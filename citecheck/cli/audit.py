@@ -58,7 +58,7 @@ def command(paths: tuple[str, ...], offline: bool, fmt: str, fail_on: str | None
     registry = build_registry(config.packs)
     corpus = load_corpus(corpus_path, config.max_file_size) if corpus_path else None
     inputs = collect(paths, config.include or DEFAULT_INCLUDE, config.exclude, config.max_file_size)
-    fetcher = _fetcher(progress=fmt in ("text", "html"), verbose=verbose)
+    fetcher = None if offline else _fetcher(progress=fmt in ("text", "html"), verbose=verbose)
     report = asyncio.run(audit_inputs(inputs, config, registry, online=not offline, corpus=corpus,
                                       archive_check=archive_check and not offline, fetcher=fetcher))
     if baseline_path:
