@@ -9,7 +9,9 @@ content words plus rapidfuzz token-set similarity) and checks the hard facts: ev
 percentage and year, and every capitalised name in the claim must occur in that passage (names
 anywhere in the source, or as their acronym). A sentence citing several sources is supported when
 one of them, or all of them together, support it. The best passage is the evidence. Sentences whose source text is not
-available are not judged.
+available are not judged. The passage ranker is pluggable: option `verifier` names an entry point
+in the `citecheck.verifiers` group (a class with `best(claim, passages) -> (index, score)`), so an
+NLI or embedding model can be installed as an extra; the default `lexical` stays light and offline.
 
 Failing example (the source says revenue grew 45%):
 
@@ -32,11 +34,14 @@ ID = "M008"
 NAME = "unsupported-citation"
 STAGE = "memo"
 SEVERITY = "warning"
-DEFAULTS: dict[str, Any] = {"min_score": 0.5, "check_numbers": True, "check_entities": True, "ignore_entities": []}
+DEFAULTS: dict[str, Any] = {"min_score": 0.5, "check_numbers": True, "check_entities": True, "ignore_entities": [],
+                            "verifier": "lexical"}
+PLUGINS = {"verifier": "citecheck.verifiers"}
 OPTIONS = {"min_score": "lowest lexical support score (0-1) for the best passage",
            "check_numbers": "numbers, percentages and years in the claim must appear in the passage",
            "check_entities": "capitalised names in the claim must appear in the source",
-           "ignore_entities": "names never required in the source (e.g. the memo's company)"}
+           "ignore_entities": "names never required in the source (e.g. the memo's company)",
+           "verifier": "passage ranker: an entry point in the citecheck.verifiers group (default lexical)"}
 
 
 def source_texts(memo: Any) -> tuple[dict[str, str], dict[str, str]]:
@@ -73,10 +78,11 @@ def check(memo: Any, options: Mapping[str, Any]) -> Iterator[Hit]:
         texts += [(url, by_key[dedupe_key(url)]) for url in claim.urls if dedupe_key(url) in by_key]
         if not texts:
             continue
-        results = [(ref, assess(claim.sentence, text, thresholds=limits)) for ref, text in texts]
+        verifier = options.get("verifier") if not isinstance(options.get("verifier"), str) else None
+        results = [(ref, assess(claim.sentence, text, verifier, limits)) for ref, text in texts]
         if any(a.supported for _, a in results):
             continue
-        if len(texts) > 1 and assess(claim.sentence, " ".join(t for _, t in texts), thresholds=limits).supported:
+        if len(texts) > 1 and assess(claim.sentence, " ".join(t for _, t in texts), verifier, limits).supported:
             continue  # a sentence citing several sources may draw each fact from a different one
         ref, best = max(results, key=lambda r: r[1].score)
         yield Hit(f"cited source does not support the claim ({best.reason})", claim.location,

@@ -23,6 +23,7 @@ class RuleSpec:
     defaults: Mapping[str, Any] = field(default_factory=dict)
     options_doc: Mapping[str, str] = field(default_factory=dict)
     pack: str = ""  # name of the data pack the engine injects as options["pack"]
+    plugins: Mapping[str, str] = field(default_factory=dict)  # option -> entry-point group it names
     origin: str = ""  # module path or pack file
 
     @property
@@ -41,7 +42,7 @@ def spec_from_module(module: ModuleType) -> RuleSpec:
         severity=Severity(getattr(module, "SEVERITY", "error")),
         doc=inspect.getdoc(module) or "", check=module.check,
         defaults=dict(getattr(module, "DEFAULTS", {})), options_doc=dict(getattr(module, "OPTIONS", {})),
-        pack=getattr(module, "PACK", ""), origin=origin,
+        pack=getattr(module, "PACK", ""), plugins=dict(getattr(module, "PLUGINS", {})), origin=origin,
     )
     validate(spec)
     return spec

@@ -73,6 +73,23 @@ def _options(registry: Registry, spec: RuleSpec, config: Config, overrides: Mapp
         raise ConfigError(f"{config.path or '<config>'}: rules.{spec.id}: unknown option {sorted(unknown)[0]!r} "
                           f"(options: {', '.join(sorted(options)) or 'none'})")
     options.update(overrides)
+    for key, group in spec.plugins.items():
+        options[key] = load_plugin(group, options.get(key), config.path)
     if spec.pack:
         options["pack"] = registry.packs.data.get(spec.pack, {})
     return options
+
+
+def load_plugin(group: str, name: Any, where: str) -> Any:
+    """An option that names a plugin (an entry point in `group`) becomes the loaded object, made
+    here at configuration time so the rule itself stays pure."""
+    from importlib.metadata import entry_points
+
+    if not isinstance(name, str):
+        return name
+    found = [ep for ep in entry_points(group=group) if ep.name == name]
+    if not found:
+        known = sorted(ep.name for ep in entry_points(group=group))
+        raise ConfigError(f"{where or '<config>'}: no {group} plugin named {name!r} (installed: {', '.join(known) or 'none'})")
+    obj = found[0].load()
+    return obj() if isinstance(obj, type) else obj
