@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from functools import lru_cache
 from typing import Any, Iterator, Mapping
 from urllib.parse import unquote, urlsplit
 
@@ -52,6 +53,13 @@ def as_date(value: Any) -> dt.date:
     return dt.date.today()
 
 
+@lru_cache(maxsize=32)
+def _any_pattern(patterns: tuple[str, ...]) -> re.Pattern[str]:
+    """One alternation of every pack pattern: most URLs match none, so one search settles them."""
+    scoped = [f"(?i:{p[4:]})" if p.startswith("(?i)") else p for p in patterns]
+    return re.compile("|".join(f"(?:{p})" for p in scoped))
+
+
 def hallucination_signals(url: str, pack: Mapping[str, Any], today: dt.date,
                           doi_hosts: tuple[str, ...] = ()) -> list[str]:
     """Every invented-URL signal in an http(s) URL, as short evidence strings."""
@@ -65,8 +73,11 @@ def hallucination_signals(url: str, pack: Mapping[str, Any], today: dt.date,
     path = unquote(parts.path)
     rest = unquote("".join((parts.netloc, parts.path, "?" + parts.query if parts.query else "",
                             "#" + parts.fragment if parts.fragment else "")))
-    signals = [f"{p.get('label', 'pattern')} {m.group(0)!r}" for p in pack.get("url_patterns", [])
-               for m in [re.search(str(p["pattern"]), rest)] if m]
+    patterns = pack.get("url_patterns", [])
+    signals = []
+    if patterns and _any_pattern(tuple(str(p["pattern"]) for p in patterns)).search(rest):
+        signals = [f"{p.get('label', 'pattern')} {m.group(0)!r}" for p in patterns
+                   for m in [re.search(str(p["pattern"]), rest)] if m]
     signals += _doi_signal(host, path, pack, doi_hosts)
     signals += _date_signals(path, today)
     return signals
