@@ -96,7 +96,7 @@ async def audit_inputs(inputs: Inputs, config: Config, registry: Registry, *, on
         suppressed += hidden
     for corp in inputs.corpora:
         findings += engine.check_corpus(corp)
-    findings = _dedupe(sorted(findings))
+    findings = dedupe_findings(sorted(findings))
     from citecheck.score import summarize
 
     return Report(findings, suppressed, inputs, pages, online, engine.crashed, time.perf_counter() - started,
@@ -122,7 +122,8 @@ async def _fetch_pages(inputs: Inputs, engine: Engine, config: Config, fetcher: 
     return await fetcher(urls, config.fetch)
 
 
-def _dedupe(findings: list[Finding]) -> list[Finding]:
+def dedupe_findings(findings: list[Finding]) -> list[Finding]:
+    """Drop exact repeats (same place, rule, URL and message), keeping order."""
     seen: set[tuple[Any, ...]] = set()
     out = []
     for f in findings:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from citecheck.audit import dedupe_findings
 from citecheck.checks import draft_url
 from citecheck.config import Config, load_config
 from citecheck.engine.registry import Registry, build_registry
@@ -105,7 +106,7 @@ def write(draft_text: str, corpus: Corpus, strict: bool = True, hybrid: bool = F
     for rule in from_removals:
         found += [engine.finding(rule, hit) for hit in draft_url.hits(document, out.violations)]
     kept, suppressed = engine.apply_directives(document, found, registry.rules)
-    return WriteResult(out.text, _dedupe(sorted(kept)), suppressed, out.violations, out.citations, out.unknown_ids,
+    return WriteResult(out.text, dedupe_findings(sorted(kept)), suppressed, out.violations, out.citations, out.unknown_ids,
                        engine.crashed, document)
 
 
@@ -119,14 +120,3 @@ def _memo_rules(registry: Registry, config: Config, hybrid: bool) -> list[Active
             active.append(ActiveRule(spec, spec.severity, dict(spec.defaults)))
     contract = {"allow_corpus_urls": hybrid, "report_links": True}
     return [ActiveRule(r.spec, r.severity, {**r.options, **contract}) if r.spec.id == "M009" else r for r in active]
-
-
-def _dedupe(findings: list[Finding]) -> list[Finding]:
-    seen: set[tuple[object, ...]] = set()
-    out = []
-    for f in findings:
-        key = (f.path, f.line, f.column, f.rule, f.url, f.message)
-        if key not in seen:
-            seen.add(key)
-            out.append(f)
-    return out
