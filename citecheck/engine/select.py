@@ -1,6 +1,8 @@
 """Which rules run, with what severity and options: the resolved view of registry + config."""
 from __future__ import annotations
 
+import importlib
+
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
@@ -80,6 +82,9 @@ def _options(registry: Registry, spec: RuleSpec, config: Config, overrides: Mapp
     return options
 
 
+BUILTIN_PLUGINS = {"citecheck.verifiers": {"lexical": "citecheck.support.assess:LexicalVerifier"}}
+
+
 def load_plugin(group: str, name: Any, where: str) -> Any:
     """An option that names a plugin (an entry point in `group`) becomes the loaded object, made
     here at configuration time so the rule itself stays pure."""
@@ -88,6 +93,11 @@ def load_plugin(group: str, name: Any, where: str) -> Any:
     if not isinstance(name, str):
         return name
     found = [ep for ep in entry_points(group=group) if ep.name == name]
+    builtin = BUILTIN_PLUGINS.get(group, {}).get(name)
+    if not found and builtin:  # a source tree without installed metadata still has the built-ins
+        module, _, attr = builtin.partition(":")
+        obj = getattr(importlib.import_module(module), attr)
+        return obj() if isinstance(obj, type) else obj
     if not found:
         known = sorted(ep.name for ep in entry_points(group=group))
         raise ConfigError(f"{where or '<config>'}: no {group} plugin named {name!r} (installed: {', '.join(known) or 'none'})")
