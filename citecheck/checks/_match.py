@@ -33,7 +33,7 @@ def strip_accents(text: str) -> str:
 _COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+")
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=64)  # small: each page is judged once, by several rules in a row
 def _words(text: str) -> tuple[str, ...]:
     return tuple(_WORD.findall(strip_accents(text).casefold()))
 
@@ -83,7 +83,7 @@ def coverage(wanted: list[str], haystack: str, cutoff: float = 82.0) -> float:
     return found / len(wanted)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=32)
 def _pool(haystack: str) -> list[str]:
     return list(dict.fromkeys(_words(haystack)))
 

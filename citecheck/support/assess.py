@@ -51,12 +51,12 @@ def similarity(claim_words: set[str], claim: str, passage: str) -> float:
     return 0.75 * coverage + 0.25 * fuzz.token_set_ratio(claim, passage) / 100
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=2048)
 def _word_set(passage: str) -> frozenset[str]:
     return frozenset(content_words(passage))
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=64)
 def passages(text: str, window: int = 3, limit: int = 400) -> list[str]:
     """Overlapping windows of `window` sentences (at most `limit` windows); memoised per source."""
     sentences = [s.strip() for _, s in split_sentences(text)]
@@ -101,7 +101,7 @@ def _missing_numbers(claim: str, passage: str) -> tuple[str, ...]:
     return tuple(sorted(n for n in numbers(claim) if n not in have and number_core(n) not in cores))
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=256)
 def _numbers(text: str) -> set[str]:
     return numbers(text)
 
@@ -121,7 +121,7 @@ def _missing_entities(claim: str, source: str, thresholds: Thresholds) -> tuple[
     return tuple(sorted(missing))
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=64)
 def _index(source: str) -> tuple[str, frozenset[str]]:
     lowered = source.lower()
     return lowered, frozenset(re.findall(r"[a-z0-9]+", lowered))
