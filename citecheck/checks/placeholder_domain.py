@@ -15,6 +15,7 @@ Passing example:
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Iterator, Mapping
 
 from citecheck.models import Hit, Link
@@ -34,18 +35,25 @@ def placeholder_match(host: str, options: Mapping[str, Any]) -> str:
     if not host:
         return ""
     pack = options.get("pack", {})
-    allow = {str(d).lower() for d in options.get("allow", [])}
-    if host in allow:
+    if host in _lowered(tuple(options.get("allow", []))):
         return ""
-    for suffix in pack.get("reserved_suffixes", []):
-        s = str(suffix).lower().lstrip(".")
-        if host == s or host.endswith("." + s):
-            return s
-    for domain in [*pack.get("domains", []), *options.get("extra_domains", [])]:
-        d = str(domain).lower()
-        if host == d or host.endswith("." + d):
-            return d
-    return ""
+    chain = _suffix_chain(host)  # host itself, then each parent: a.b.example → b.example → example
+    reserved = _lowered(tuple(pack.get("reserved_suffixes", [])))
+    for name in chain:
+        if name in reserved:
+            return name
+    domains = _lowered((*pack.get("domains", []), *options.get("extra_domains", [])))
+    return next((name for name in chain if name in domains), "")
+
+
+@lru_cache(maxsize=64)
+def _lowered(names: tuple[Any, ...]) -> frozenset[str]:
+    return frozenset(str(n).lower().strip(".") for n in names)
+
+
+def _suffix_chain(host: str) -> list[str]:
+    labels = host.split(".")
+    return [".".join(labels[i:]) for i in range(len(labels))]
 
 
 def check(link: Link, options: Mapping[str, Any]) -> Iterator[Hit]:

@@ -28,5 +28,18 @@ class JsonReporter(Reporter):
         suppressed = self.context.get("suppressed")
         if suppressed is not None:
             payload["suppressed"] = [f.to_dict() for f in suppressed]
-        json.dump(payload, self.out, indent=2, ensure_ascii=False)
-        self.out.write("\n")
+        self.out.write(dumps(payload) + "\n")
+
+
+def dumps(payload: dict[str, Any]) -> str:
+    """Indented like `json.dumps(indent=2)` at the top, one finding per line below: readable, and fast
+    (the C encoder does each finding; `indent=` would force the pure-Python one on 5,000 findings)."""
+    parts = []
+    for key, value in payload.items():
+        if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+            rows = ",\n".join("    " + json.dumps(v, ensure_ascii=False) for v in value)
+            parts.append(f"  {json.dumps(key)}: [\n{rows}\n  ]")
+        else:
+            text = json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n  ")
+            parts.append(f"  {json.dumps(key)}: {text}")
+    return "{\n" + ",\n".join(parts) + "\n}"
