@@ -27,16 +27,6 @@ from citecheck.report.html_table import render_findings
 class HtmlReporter(Reporter):
     name = "html"
 
-    def start(self) -> None:
-        self.items: list[Finding] = []
-        self.summ: dict[str, Any] = {}
-
-    def finding(self, finding: Finding) -> None:
-        self.items.append(finding)
-
-    def summary(self, summary: dict[str, Any]) -> None:
-        self.summ = dict(summary)
-
     def close(self) -> None:
         ctx = self.context
         self.out.write(render_audit(self.items, self.summ, report=ctx.get("report"), registry=ctx.get("registry"),

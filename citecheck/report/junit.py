@@ -28,16 +28,6 @@ def xml_text(text: str) -> str:
 class JunitReporter(Reporter):
     name = "junit"
 
-    def start(self) -> None:
-        self.items: list[Finding] = []
-        self.summ: dict[str, Any] = {}
-
-    def finding(self, finding: Finding) -> None:
-        self.items.append(finding)
-
-    def summary(self, summary: dict[str, Any]) -> None:
-        self.summ = summary
-
     def close(self) -> None:
         suppressed = list(self.context.get("suppressed") or [])
         root = etree.Element("testsuites", name="citecheck")
