@@ -3,9 +3,23 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from citecheck.audit import Report, audit, audit_async  # noqa: E402
-from citecheck.config import Config, load_config  # noqa: E402
-from citecheck.models import Corpus, Finding, Link, Location, Outcome, Page, Severity, Source  # noqa: E402
+from citecheck.audit import Report, audit, audit_async
+from citecheck.config import Config, load_config
+from citecheck.models import Corpus, Finding, Link, Location, Outcome, Page, Severity, Source
 
-__all__ = ["__version__", "audit", "audit_async", "Report", "Config", "load_config", "Corpus", "Finding", "Link",
-           "Location", "Outcome", "Page", "Severity", "Source"]
+__all__ = [
+           "Config",
+           "Corpus",
+           "Finding",
+           "Link",
+           "Location",
+           "Outcome",
+           "Page",
+           "Report",
+           "Severity",
+           "Source",
+           "__version__",
+           "audit",
+           "audit_async",
+           "load_config",
+]

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import aiohttp
 
@@ -40,7 +41,7 @@ async def _ask(session: aiohttp.ClientSession, api: str, url: str) -> tuple[bool
             if resp.status != 200:
                 return None
             return parse_availability(await resp.json(content_type=None))
-    except (aiohttp.ClientError, asyncio.TimeoutError, ValueError):
+    except (TimeoutError, aiohttp.ClientError, ValueError):
         return None  # unknown: the verdict stays "dead", never "likely fabricated"
 
 

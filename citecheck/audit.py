@@ -5,8 +5,9 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from citecheck.config import Config, load_config
 from citecheck.engine.registry import Registry, build_registry

@@ -9,8 +9,8 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from citecheck.atomic import atomic_write
 from citecheck.errors import InputError

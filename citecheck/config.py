@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import yaml
 
@@ -59,10 +60,10 @@ class Config:
     harvest: Mapping[str, Any] = field(default_factory=dict)
     write: Mapping[str, Any] = field(default_factory=dict)
 
-    def with_overrides(self, **changes: Any) -> "Config":
+    def with_overrides(self, **changes: Any) -> Config:
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
 
-    def with_fetch(self, **changes: Any) -> "Config":
+    def with_fetch(self, **changes: Any) -> Config:
         return replace(self, fetch=replace(self.fetch, **{k: v for k, v in changes.items() if v is not None}))
 
 

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from citecheck.audit import CITEABLE_SCHEMES
 from citecheck.engine.run import Engine

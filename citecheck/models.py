@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 
 @dataclass(frozen=True, order=True)
@@ -243,7 +244,7 @@ class Hit:
     url: str = ""
     evidence: str = ""
     fix: str = ""  # suggested replacement (e.g. the redirect target)
-    severity: "Severity | None" = None  # per-finding intent; a severity set in config wins
+    severity: Severity | None = None  # per-finding intent; a severity set in config wins
 
 
 @dataclass(frozen=True, order=True)

@@ -9,9 +9,10 @@ are the data to decide whether an enrichment step is worth having at all.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from citecheck.config import Config
 from citecheck.extract import extract_document

@@ -8,8 +8,8 @@ Fabricated and placeholder URLs weigh heaviest. Memo-level problems that are not
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Iterable, Mapping
 
 from citecheck.models import Document, Finding, LinkKind
 

@@ -26,7 +26,8 @@ Passing example (same front matter):
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
 
 from citecheck.engine.packs import offset_location
 from citecheck.extract.bare import find_urls

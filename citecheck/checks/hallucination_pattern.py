@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
-from typing import Any, Iterator, Mapping
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from citecheck.checks.unsupported_scheme import CITEABLE, scheme_of

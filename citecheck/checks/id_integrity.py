@@ -15,7 +15,8 @@ Passing example:
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from citecheck.checks.schema import record_location
 from citecheck.models import Corpus, Hit

@@ -14,7 +14,8 @@ Passing example (dead but archived: reported by M011 rotted instead):
 """
 from __future__ import annotations
 
-from typing import Any, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from citecheck.models import Hit, Outcome
 from citecheck.urls import dedupe_key

@@ -16,8 +16,9 @@ Passing example:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Mapping
 from ipaddress import IPv6Address
-from typing import Any, Iterator, Mapping
+from typing import Any
 from urllib.parse import urlsplit
 
 import idna

@@ -15,7 +15,8 @@ Passing example:
 """
 from __future__ import annotations
 
-from typing import Any, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from citecheck.checks.unsupported_scheme import scheme_of
 from citecheck.extract.bare import find_urls

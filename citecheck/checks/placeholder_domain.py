@@ -15,8 +15,9 @@ Passing example:
 """
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
-from typing import Any, Iterator, Mapping
+from typing import Any
 
 from citecheck.models import Hit, Link
 from citecheck.urls import host_of

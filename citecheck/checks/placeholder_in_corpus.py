@@ -17,7 +17,8 @@ Passing example:
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from citecheck.checks.hallucination_pattern import as_date, hallucination_signals
 from citecheck.checks.malformed_url import malformed_reason

@@ -13,7 +13,8 @@ Passing example (live):
 """
 from __future__ import annotations
 
-from typing import Any, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from citecheck.models import Hit, Outcome
 

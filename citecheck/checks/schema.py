@@ -20,7 +20,8 @@ Passing example:
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from citecheck.models import Corpus, Hit, Location
 

@@ -14,7 +14,8 @@ Passing example (today 2025-06-30):
 """
 from __future__ import annotations
 
-from typing import Any, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from citecheck.checks.hallucination_pattern import as_date
 from citecheck.checks.schema import parse_timestamp, record_location

@@ -17,7 +17,8 @@ Passing example:
 """
 from __future__ import annotations
 
-from typing import Any, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from citecheck.checks.unsupported_scheme import CITEABLE, scheme_of
 from citecheck.models import Corpus, Hit

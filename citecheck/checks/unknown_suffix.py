@@ -16,7 +16,8 @@ Passing example:
 """
 from __future__ import annotations
 
-from typing import Any, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any
 from urllib.parse import urlsplit
 
 from citecheck.checks.malformed_url import has_authority, host_problem

@@ -23,7 +23,8 @@ Passing example:
 """
 from __future__ import annotations
 
-from typing import Any, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from citecheck.models import Hit, Outcome
 from citecheck.support.assess import Thresholds, assess

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Any, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from rapidfuzz import fuzz
 

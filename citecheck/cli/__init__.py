@@ -23,7 +23,7 @@ class _Group(click.Group):
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name not in self.commands and name in SUBCOMMANDS and _exists(name):
-            self.add_command(getattr(importlib.import_module(f"citecheck.cli.{name}"), "command"), name)
+            self.add_command(importlib.import_module(f"citecheck.cli.{name}").command, name)
         return super().get_command(ctx, name)
 
     def invoke(self, ctx: click.Context) -> Any:

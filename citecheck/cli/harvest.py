@@ -7,12 +7,12 @@ from typing import Any
 
 import click
 
-from citecheck.cli.options import _split, build_config, config_options, fetch_options
 from citecheck.atomic import atomic_write
-from citecheck.report.html_harvest import render_harvest_report
+from citecheck.cli.options import _split, build_config, config_options, fetch_options
 from citecheck.harvest import GATES, harvest, rejects_table, write_outputs
 from citecheck.harvest.output import summary_lines
 from citecheck.harvest.providers import NAMES
+from citecheck.report.html_harvest import render_harvest_report
 
 
 @click.command(context_settings={"max_content_width": 100})

@@ -1,7 +1,8 @@
 """Shared click options as decorators, and turning them into a Config."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import click
 

@@ -1,7 +1,8 @@
 """Engine findings (stage E): problems with citecheck's own input rather than with the memo."""
 from __future__ import annotations
 
-from typing import Any, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from citecheck.engine.rule import RuleSpec
 from citecheck.models import Severity

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from types import ModuleType
-from typing import Iterable, Iterator
 
 from citecheck.engine.packs import Packs, load_packs
 from citecheck.engine.rule import RuleSpec, spec_from_module

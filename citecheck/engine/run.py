@@ -3,8 +3,9 @@ suppression directives applied afterwards."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from citecheck.engine.select import ActiveRule, matches
 from citecheck.models import Corpus, Directive, Document, Finding, Hit, Link, Location, Page, Severity

@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 import importlib
-
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from citecheck.config import Config
 from citecheck.engine.registry import Registry

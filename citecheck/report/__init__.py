@@ -6,7 +6,8 @@ import importlib.util
 import io
 import os
 import sys
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from citecheck.errors import UsageError
 from citecheck.models import Finding
@@ -57,4 +58,4 @@ def render(fmt: str, findings: Iterable[Finding], summary: dict[str, Any], **con
     return rep.out.getvalue()  # type: ignore[attr-defined]
 
 
-__all__ = ["render", "pick", "available", "Reporter", "sys"]
+__all__ = ["Reporter", "available", "pick", "render", "sys"]

@@ -1,7 +1,7 @@
 """The exit-code gate: 0 clean, 1 findings at or above --fail-on, 2 internal error."""
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from citecheck.models import Finding, Severity
 

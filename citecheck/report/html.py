@@ -12,7 +12,8 @@ resolve `[src-NNN]` citations), `title`, and `generated_at` (shown only when giv
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from citecheck.models import Corpus, Finding
 from citecheck.report.base import Reporter

@@ -6,8 +6,8 @@ else stays a finding of its line, so nothing found is ever dropped from the memo
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 from citecheck.models import Corpus, Document, Finding, Link, Page, Source
 from citecheck.report.html_verdicts import BY_KEY, classify, finding_verdict

@@ -6,7 +6,8 @@ page is this (status chain, title, archive copy, corpus entry), which findings, 
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from citecheck.models import Finding, Page
 from citecheck.report.html_cites import Cite

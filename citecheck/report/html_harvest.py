@@ -25,7 +25,8 @@ stylesheet, script and CSP, so it is just as self-contained.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from citecheck.models import Finding, Severity
 from citecheck.report.html_evidence import badge, severity

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import html
 import re
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 _WEB_URL = re.compile(r"^https?://[^\s/?#\\]+", re.IGNORECASE)
 _CONTROL = re.compile(r"[\x00-\x20\x7f]")

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from citecheck.models import Corpus, Document, Finding, Page
 from citecheck.report.html_cites import SENTENCE_SPAN, Cite, cites_of, owner, settle

@@ -6,7 +6,7 @@ slipped past escaping; referrers and DNS prefetching are off for links a reviewe
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from citecheck.report.html_markup import esc, sprite
 from citecheck.report.html_script import SCRIPT, csp_hash

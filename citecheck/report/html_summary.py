@@ -6,7 +6,8 @@ summary field), except the verdict chart, which counts the highlighted links and
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from citecheck.report.html_evidence import chips
 from citecheck.report.html_markup import attrs, esc, icon, number, score_bar

@@ -6,8 +6,8 @@ display verdicts; rules the score does not know are placed by their slug, then b
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from citecheck.models import Finding, Outcome, Page
 from citecheck.score import VERDICTS as SCORE_VERDICTS

@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Protocol, Sequence
+from typing import Protocol
 
 from rapidfuzz import fuzz
 

@@ -16,11 +16,7 @@ _NUMBER_RE = re.compile(r"(?<![\w.])[$€£¥]?\d[\d,]*(?:\.\d+)?\s?(?:%|percent
                         re.IGNORECASE)
 _ENTITY_RE = re.compile(r"\b(?:[A-Z][a-zA-Z0-9&'-]*[a-z0-9][a-zA-Z0-9&'-]*|[A-Z]{2,}[a-z]?s?)"
                         r"(?:\s+(?:[A-Z][a-zA-Z0-9&'-]+|of|de|and|&))*(?:\s+[A-Z][a-zA-Z0-9&'-]+)?")
-STOPWORDS = frozenset("""a an the and or but if then of to in on at by for with from as is are was were be been being
-that this these those it its their there which who whom whose what when where why how than too very can could should
-would may might will shall do does did has have had not no nor so such into over under about after before between
-during per via our we they he she his her them also more most less least many much other some any each every all
-both either neither one two three first second new own same up down out off again further once""".split())
+STOPWORDS = frozenset(["a", "an", "the", "and", "or", "but", "if", "then", "of", "to", "in", "on", "at", "by", "for", "with", "from", "as", "is", "are", "was", "were", "be", "been", "being", "that", "this", "these", "those", "it", "its", "their", "there", "which", "who", "whom", "whose", "what", "when", "where", "why", "how", "than", "too", "very", "can", "could", "should", "would", "may", "might", "will", "shall", "do", "does", "did", "has", "have", "had", "not", "no", "nor", "so", "such", "into", "over", "under", "about", "after", "before", "between", "during", "per", "via", "our", "we", "they", "he", "she", "his", "her", "them", "also", "more", "most", "less", "least", "many", "much", "other", "some", "any", "each", "every", "all", "both", "either", "neither", "one", "two", "three", "first", "second", "new", "own", "same", "up", "down", "out", "off", "again", "further", "once"])
 _SUFFIXES = ("ing", "edly", "ed", "es", "s", "ly")
 
 
