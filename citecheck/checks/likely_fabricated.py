@@ -31,7 +31,7 @@ OPTIONS: dict[str, str] = {}
 def corpus_keys(memo: Any) -> set[str]:
     if memo.corpus is None:
         return set()
-    return {dedupe_key(u) for s in memo.corpus.sources for u in (s.url, s.canonical_url, s.final_url) if u}
+    return {dedupe_key(u) for u in memo.corpus.urls()}
 
 
 def check(memo: Any, options: Mapping[str, Any]) -> Iterator[Hit]:
