@@ -2,7 +2,6 @@
 apart from the fetch step (which lives in `citecheck.fetch`) when online."""
 from __future__ import annotations
 
-import asyncio
 import time
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -57,8 +56,14 @@ class Report:
 
 def audit(paths: Iterable[str], config: Config | None = None, *, online: bool = False,
           corpus: Corpus | None = None, registry: Registry | None = None, fetcher: Any = None) -> Report:
-    """Audit memos and corpora; synchronous entry point (runs the async one when online)."""
-    return asyncio.run(audit_async(paths, config, online=online, corpus=corpus, registry=registry, fetcher=fetcher))
+    """Audit memos and corpora; synchronous entry point (runs the async one only when online)."""
+    if online:
+        
+        return aio.run(audit_async(paths, config, online=True, corpus=corpus, registry=registry, fetcher=fetcher))
+    started = time.perf_counter()
+    config = config or load_config()
+    inputs = _collect(paths, config)
+    return judge(inputs, config, registry or build_registry(config.packs), corpus=corpus, started=started)
 
 
 async def audit_async(paths: Iterable[str], config: Config | None = None, *, online: bool = False,
@@ -67,27 +72,42 @@ async def audit_async(paths: Iterable[str], config: Config | None = None, *, onl
     started = time.perf_counter()
     config = config or load_config()
     registry = registry or build_registry(config.packs)
-    from citecheck.extract import DEFAULT_INCLUDE
-
-    inputs = collect(paths, config.include or DEFAULT_INCLUDE, config.exclude, config.max_file_size)
+    inputs = _collect(paths, config)
     return await audit_inputs(inputs, config, registry, online=online, corpus=corpus, fetcher=fetcher,
                               started=started)
+
+
+def _collect(paths: Iterable[str], config: Config) -> Inputs:
+    from citecheck.extract import DEFAULT_INCLUDE
+
+    return collect(paths, config.include or DEFAULT_INCLUDE, config.exclude, config.max_file_size)
 
 
 async def audit_inputs(inputs: Inputs, config: Config, registry: Registry, *, online: bool = False,
                        corpus: Corpus | None = None, fetcher: Any = None, started: float | None = None,
                        archive_check: bool = False) -> Report:
+    """Fetch (when online), then `judge`."""
     started = started if started is not None else time.perf_counter()
-    engine = Engine(resolve(registry, config))
-    findings: list[Finding] = []
-    suppressed: list[Finding] = []
     pages: dict[str, Page] = {}
     if online:
+        engine = Engine(resolve(registry, config))
         pages = await _fetch_pages(inputs, engine, config, fetcher)
         if archive_check:
             from citecheck.archive import check_archives
 
             pages = await check_archives(pages, config.fetch.archive_url)
+    return judge(inputs, config, registry, pages=pages, online=online, corpus=corpus, started=started)
+
+
+def judge(inputs: Inputs, config: Config, registry: Registry, *, pages: Mapping[str, Page] | None = None,
+          online: bool = False, corpus: Corpus | None = None, started: float | None = None) -> Report:
+    """Every active rule over the extracted inputs (and the fetched pages, when there are any).
+    Synchronous: an offline audit never starts an event loop."""
+    started = started if started is not None else time.perf_counter()
+    engine = Engine(resolve(registry, config))
+    pages = pages if pages is not None else {}
+    findings: list[Finding] = []
+    suppressed: list[Finding] = []
     for doc in inputs.documents:
         doc_findings = engine.check_links(doc.links, doc.path)
         doc_findings += engine.check_pages(doc.links, pages, doc.path)

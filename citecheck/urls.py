@@ -5,11 +5,7 @@ import re
 from functools import lru_cache
 from urllib.parse import urlsplit
 
-import tldextract
-from w3lib.url import canonicalize_url, url_query_cleaner
-
-# Never fetch the public suffix list at run time: the bundled snapshot only.
-_EXTRACT = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
+from typing import Any
 
 # A scheme, unless what follows the colon is a port ("example.com:8443/x" is a host and port).
 _SCHEME_RE = re.compile(r"^[a-z][a-z0-9+.-]*:(?!\d+(?:[/?#]|$))", re.IGNORECASE)
@@ -32,15 +28,24 @@ def host_of(url: str) -> str:
         return ""
 
 
+@lru_cache(maxsize=1)
+def _extractor() -> Any:
+    """tldextract over its bundled Public Suffix List snapshot: never fetched at run time.
+    Built on first use (importing tldextract pulls in `requests`, ~0.1 s a CLI start need not pay)."""
+    import tldextract
+
+    return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
+
+
 @lru_cache(maxsize=8192)
 def registrable_domain(host: str) -> str:
-    ext = _EXTRACT(host)
+    ext = _extractor()(host)
     return ext.top_domain_under_public_suffix if hasattr(ext, "top_domain_under_public_suffix") else ext.registered_domain
 
 
 @lru_cache(maxsize=65536)
 def public_suffix(host: str) -> str:
-    return _EXTRACT(host).suffix
+    return _extractor()(host).suffix
 
 
 @lru_cache(maxsize=65536)
@@ -51,6 +56,8 @@ def dedupe_key(url: str) -> str:
     Idempotent: a key read back as a URL gives itself (a key has no scheme, so scheme-less input is
     read as `host/path`; opaque URLs such as `mailto:` keep their scheme in the key).
     """
+    from w3lib.url import canonicalize_url, url_query_cleaner
+
     text = _with_scheme(_C0_EDGES.sub("", url.replace("\t", "").replace("\n", "").replace("\r", "")))
     try:
         cleaned = url_query_cleaner(text, TRACKING_PARAMS, remove=True, keep_fragments=False)

@@ -25,13 +25,12 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from citecheck.models import Document, Hit, Location
-from citecheck.write.corpusindex import CorpusIndex, url_key
-from citecheck.write.regions import line_offsets
-from citecheck.write.scrub import CORPUS_URL, Removal
-from citecheck.write.violations import url_violations, written_key
+
+if TYPE_CHECKING:  # the write gate is imported when a corpus is given, not for every audit
+    from citecheck.write.scrub import Removal
 
 ID = "M009"
 NAME = "draft-url"
@@ -46,6 +45,9 @@ OPTIONS = {"allow_corpus_urls": "corpus URLs are not reported (write sets false 
 def check(memo: Any, options: Mapping[str, Any]) -> Iterator[Hit]:
     if memo.corpus is None:
         return
+    from citecheck.write.corpusindex import CorpusIndex
+    from citecheck.write.violations import url_violations
+
     allow = bool(options.get("allow_corpus_urls", True))
     removals = url_violations(memo.document.text, CorpusIndex(memo.corpus), allow_corpus=allow)
     yield from hits(memo.document, removals, bool(options.get("report_links")))
@@ -53,6 +55,11 @@ def check(memo: Any, options: Mapping[str, Any]) -> Iterator[Hit]:
 
 def hits(document: Document, removals: Iterable[Removal], report_links: bool = True) -> Iterator[Hit]:
     """One hit per removal (`write` calls this with the removals it made)."""
+    from citecheck.write.corpusindex import url_key
+    from citecheck.write.regions import line_offsets
+    from citecheck.write.scrub import CORPUS_URL
+    from citecheck.write.violations import written_key
+
     starts = line_offsets(document.text)
     seen = set() if report_links else {(link.location.line, url_key(link.url)) for link in document.links
                                        if not link.in_code and link.url.lower().startswith(_VISIBLE)}

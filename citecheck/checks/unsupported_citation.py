@@ -27,8 +27,6 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from citecheck.models import Hit, Outcome
-from citecheck.support.assess import Thresholds, assess
-from citecheck.support.claims import cited_claims
 from citecheck.urls import dedupe_key
 
 ID = "M008"
@@ -66,6 +64,9 @@ def check(memo: Any, options: Mapping[str, Any]) -> Iterator[Hit]:
     by_id, by_key = source_texts(memo)
     if not by_id and not by_key:
         return
+    from citecheck.support.assess import Thresholds, assess  # rapidfuzz and friends: only with sources
+    from citecheck.support.claims import cited_claims
+
     company = memo.document.front_matter.get("company")
     ignore = set(options.get("ignore_entities", []))
     if isinstance(company, str):

@@ -7,7 +7,7 @@ from typing import Any
 import click
 
 from citecheck.atomic import atomic_write
-from citecheck.audit import audit_inputs
+from citecheck.audit import audit_inputs, judge
 from citecheck.baseline import filter_new, load_baseline
 from citecheck.cli.options import build_config, config_options, fetch_options
 from citecheck.engine.registry import build_registry
@@ -47,8 +47,6 @@ def command(paths: tuple[str, ...], offline: bool, fmt: str, fail_on: str | None
       citecheck audit memos/ --format sarif -o citecheck.sarif
       citecheck audit memo.md --corpus sourced_corpus.json --select U,M
     """
-    import asyncio
-
     config = build_config(config_path, select, ignore, rule_dirs, **fetch)
     config = config.with_overrides(fail_on=fail_on, include=include or None,
                                    exclude=config.exclude + exclude if exclude else None)
@@ -58,9 +56,13 @@ def command(paths: tuple[str, ...], offline: bool, fmt: str, fail_on: str | None
     registry = build_registry(config.packs)
     corpus = load_corpus(corpus_path, config.max_file_size) if corpus_path else None
     inputs = collect(paths, config.include or DEFAULT_INCLUDE, config.exclude, config.max_file_size)
-    fetcher = None if offline else _fetcher(progress=fmt in ("text", "html"), verbose=verbose)
-    report = asyncio.run(audit_inputs(inputs, config, registry, online=not offline, corpus=corpus,
-                                      archive_check=archive_check and not offline, fetcher=fetcher))
+    if offline:
+        report = judge(inputs, config, registry, corpus=corpus)
+    else:
+        from citecheck import aio
+
+        report = aio.run(audit_inputs(inputs, config, registry, online=True, corpus=corpus,
+                                      archive_check=archive_check, fetcher=_fetcher(fmt in ("text", "html"), verbose)))
     if baseline_path:
         texts = {d.path: d.text for d in inputs.documents}
         report.findings, hidden = filter_new(report.findings, texts, load_baseline(baseline_path))

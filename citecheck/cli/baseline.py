@@ -1,11 +1,11 @@
 """`citecheck baseline PATH... -o FILE`: record today's findings so audits report only new ones."""
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import click
 
+from citecheck import aio
 from citecheck.audit import audit_inputs
 from citecheck.baseline import write_baseline
 from citecheck.cli.options import build_config, config_options, fetch_options
@@ -27,6 +27,6 @@ def command(paths: tuple[str, ...], output: str, offline: bool, corpus_path: str
     registry = build_registry(config.packs)
     corpus = load_corpus(corpus_path, config.max_file_size) if corpus_path else None
     inputs = collect(paths, config.include or DEFAULT_INCLUDE, config.exclude, config.max_file_size)
-    report = asyncio.run(audit_inputs(inputs, config, registry, online=not offline, corpus=corpus))
+    report = aio.run(audit_inputs(inputs, config, registry, online=not offline, corpus=corpus))
     count = write_baseline(output, report.findings, {d.path: d.text for d in inputs.documents})
     click.echo(f"wrote {count} finding(s) to {output}", err=True)

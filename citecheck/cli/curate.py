@@ -1,13 +1,13 @@
 """`citecheck curate RUN... -o master.json`: merge, dedupe and validate the URLs of many runs."""
 from __future__ import annotations
 
-import asyncio
 import json
 import sys
 from typing import Any
 
 import click
 
+from citecheck import aio
 from citecheck.atomic import atomic_write
 from citecheck.cli.options import build_config, config_options, fetch_options
 from citecheck.curate import csv_report, gather, judge, markdown_report, ranked
@@ -45,7 +45,7 @@ def command(runs: tuple[str, ...], output: str, report_path: str | None, csv_pat
     if not offline and entries:
         from citecheck.fetch import fetch_all
 
-        pages = asyncio.run(fetch_all([e.url for e in entries.values()], config.fetch, progress=sys.stderr.isatty()))
+        pages = aio.run(fetch_all([e.url for e in entries.values()], config.fetch, progress=sys.stderr.isatty()))
     judge(entries, engine, pages)
     ordered = ranked(entries)
     verdicts: dict[str, int] = {}

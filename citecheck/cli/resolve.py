@@ -1,13 +1,13 @@
 """`citecheck resolve MEMO --corpus CORPUS`: find sources for `<needs-source claim="…"/>` markers."""
 from __future__ import annotations
 
-import asyncio
 import json
 import sys
 from typing import Any
 
 import click
 
+from citecheck import aio
 from citecheck.atomic import atomic_write
 from citecheck.cli.options import build_config, config_options, fetch_options
 from citecheck.extract import read_text
@@ -41,7 +41,7 @@ def command(memo: str, corpus_path: str, providers: tuple[str, ...], output: str
     """
     config = build_config(config_path, select, ignore, rule_dirs, **fetch)
     text = read_text(memo, config.max_file_size)
-    result = asyncio.run(resolve_async(memo, text, corpus_path, providers=providers, config=config,
+    result = aio.run(resolve_async(memo, text, corpus_path, providers=providers, config=config,
                                        min_support=min_support, gate=gate))
     if result.harvest is not None:
         write_outputs(result.harvest, corpus_path)

@@ -92,12 +92,12 @@ def load_plugin(group: str, name: Any, where: str) -> Any:
 
     if not isinstance(name, str):
         return name
-    found = [ep for ep in entry_points(group=group) if ep.name == name]
     builtin = BUILTIN_PLUGINS.get(group, {}).get(name)
-    if not found and builtin:  # a source tree without installed metadata still has the built-ins
+    if builtin:  # built-in names are reserved: no entry-point scan (~25 ms), same object as installed
         module, _, attr = builtin.partition(":")
         obj = getattr(importlib.import_module(module), attr)
         return obj() if isinstance(obj, type) else obj
+    found = [ep for ep in entry_points(group=group) if ep.name == name]
     if not found:
         known = sorted(ep.name for ep in entry_points(group=group))
         raise ConfigError(f"{where or '<config>'}: no {group} plugin named {name!r} (installed: {', '.join(known) or 'none'})")

@@ -9,11 +9,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from w3lib.encoding import html_body_declared_encoding
-
 from citecheck.errors import InputError
 from citecheck.extract.corpus import load_corpus_text
-from citecheck.extract.html import extract_html
 from citecheck.extract.markdown import extract_markdown
 from citecheck.extract.text import extract_text
 from citecheck.models import Corpus, Document
@@ -107,6 +104,8 @@ def _decode(path: str, data: bytes, max_bytes: int) -> str:
 
 def _declared_html(data: bytes) -> str | None:
     """An HTML page that is not UTF-8 but declares its charset (`<meta charset>`) is read in it."""
+    from w3lib.encoding import html_body_declared_encoding
+
     encoding = html_body_declared_encoding(data[:4096])
     if not encoding or encoding.replace("-", "").lower() in ("utf8", "utf8sig"):
         return None
@@ -147,7 +146,11 @@ def extract_document(path: str, text: str, kind: str = "markdown") -> Document:
     """Extract a memo given as text; line ends are normalised first (the parsers count LF only)."""
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return {"html": extract_html, "text": extract_text}.get(kind, extract_markdown)(path, text)
+    if kind == "html":
+        from citecheck.extract.html import extract_html  # lxml: only for HTML memos
+
+        return extract_html(path, text)
+    return extract_text(path, text) if kind == "text" else extract_markdown(path, text)
 
 
 def load_corpus(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> Corpus:

@@ -15,8 +15,6 @@ from markdown_it.token import Token
 
 from citecheck.extract import markers as marker_scan
 from citecheck.extract.bare import find_urls
-from citecheck.extract.htmlfrag import html_fragment_links
-from citecheck.extract.htmlscan import prose_of, scan_html
 from citecheck.extract.positions import Position
 from citecheck.models import LinkKind
 
@@ -142,6 +140,8 @@ def _unescape_markdown(text: str) -> str:
 
 
 def _html_chunk(out: InlineScan, chunk: str, base: int, where: Mapper) -> None:
+    from citecheck.extract.htmlfrag import html_fragment_links  # lxml: only for memos with raw HTML
+
     out.html_chunks.append((chunk, where.position(base)[0]))
     for item in html_fragment_links(chunk):
         offset = item.offset if item.offset >= 0 else max(chunk.find(item.raw), 0)
@@ -152,6 +152,8 @@ def _html_chunk(out: InlineScan, chunk: str, base: int, where: Mapper) -> None:
 
 
 def _html_block(out: InlineScan, content: str, where: Mapper) -> None:
+    from citecheck.extract.htmlscan import prose_of, scan_html
+
     _html_chunk(out, content, 0, where)
     out.html_chunks.pop()  # the caller records a block chunk with its own first line
     for run in scan_html(content).runs:

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from citecheck import aio
 from citecheck.config import Config, load_config
 from citecheck.engine.registry import Registry, build_registry
 from citecheck.engine.run import Engine
@@ -39,7 +40,7 @@ from citecheck.urls import dedupe_key
 def harvest(outline: Outline | str | Path | None = None, *, providers: Sequence[str] = (), config: Config | None = None,
             **options: Any) -> HarvestResult:
     """Build a corpus from an outline (and/or `urls=`, `query=`); see `harvest_async` for options."""
-    return asyncio.run(harvest_async(outline, providers=providers, config=config, **options))
+    return aio.run(harvest_async(outline, providers=providers, config=config, **options))
 
 
 async def harvest_async(outline: Outline | str | Path | None = None, *, providers: Sequence[str] = (),

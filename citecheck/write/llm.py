@@ -10,7 +10,6 @@ by `write` like any other draft. Settings come from options or the environment:
 """
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -18,7 +17,7 @@ from typing import Any
 
 import aiohttp
 
-from citecheck import __version__
+from citecheck import __version__, aio
 from citecheck.errors import MissingKeyError, ProviderError, UsageError
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -105,4 +104,4 @@ def parse_response(status: int, raw: bytes, url: str) -> Completion:
 
 def generate(messages: list[dict[str, str]], settings: LLMSettings) -> Completion:
     """Synchronous `complete` for the CLI."""
-    return asyncio.run(complete(messages, settings))
+    return aio.run(complete(messages, settings))
