@@ -58,7 +58,8 @@ def audit(paths: Iterable[str], config: Config | None = None, *, online: bool = 
           corpus: Corpus | None = None, registry: Registry | None = None, fetcher: Any = None) -> Report:
     """Audit memos and corpora; synchronous entry point (runs the async one only when online)."""
     if online:
-        
+        from citecheck import aio
+
         return aio.run(audit_async(paths, config, online=True, corpus=corpus, registry=registry, fetcher=fetcher))
     started = time.perf_counter()
     config = config or load_config()

@@ -14,6 +14,7 @@ False), so the embedded IPv4 address is classified explicitly. A reason of "" me
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 from ipaddress import IPv4Address, IPv4Network, IPv6Address, IPv6Network
 
 IPAddress = IPv4Address | IPv6Address
@@ -139,6 +140,7 @@ def classify_ip(ip: IPAddress) -> str:
     return "" if ip.is_global else "reserved"
 
 
+@lru_cache(maxsize=65536)
 def classify_host(host: str) -> tuple[IPAddress | None, str]:
     """(address, reason) for an IP-literal host; (None, "") for a name. A reason of "" means public."""
     ip = parse_ip(host)

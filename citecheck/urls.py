@@ -3,9 +3,8 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from urllib.parse import urlsplit
-
 from typing import Any
+from urllib.parse import urlsplit
 
 # A scheme, unless what follows the colon is a port ("example.com:8443/x" is a host and port).
 _SCHEME_RE = re.compile(r"^[a-z][a-z0-9+.-]*:(?!\d+(?:[/?#]|$))", re.IGNORECASE)
@@ -21,11 +20,19 @@ TRACKING_PARAMS = (
 )
 
 
-def host_of(url: str) -> str:
+@lru_cache(maxsize=65536)
+def url_host(url: str) -> str:
+    """`urlsplit(url.strip()).hostname` (lower case), or '' when there is none or it does not parse.
+    Memoised: every URL rule asks for the host of the same URLs."""
     try:
-        return (urlsplit(url.strip()).hostname or "").lower().rstrip(".")
+        return urlsplit(url.strip()).hostname or ""
     except ValueError:
         return ""
+
+
+def host_of(url: str) -> str:
+    """The URL's host in lower case, without a trailing dot ('' when there is none)."""
+    return url_host(url).rstrip(".")
 
 
 @lru_cache(maxsize=1)
@@ -45,7 +52,10 @@ def registrable_domain(host: str) -> str:
 
 @lru_cache(maxsize=65536)
 def public_suffix(host: str) -> str:
-    return _extractor()(host).suffix
+    """The host's public suffix ('' for none): tldextract's snapshot, read by `citecheck.psl`."""
+    from citecheck.psl import public_suffix as lookup
+
+    return lookup(host)
 
 
 @lru_cache(maxsize=65536)

@@ -15,8 +15,9 @@ import shutil
 import subprocess
 import tempfile
 import threading
+from collections.abc import Coroutine
 from pathlib import Path
-from typing import Any, Coroutine, Self, TypeVar
+from typing import Any, Self, TypeVar
 
 import aiohttp
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-import netguard  # noqa: E402
+import netguard
 
 netguard.install()
 

@@ -5,11 +5,11 @@ import json
 from pathlib import Path
 
 import jsonschema
+from test_harvest_cli import cli, project
+from test_harvest_site import threaded_site
 
 from citecheck.checks.schema import REQUIRED
 from citecheck.schemas import load_schema
-from test_harvest_cli import cli, project
-from test_harvest_site import threaded_site
 
 ROOT = Path(__file__).resolve().parent.parent
 

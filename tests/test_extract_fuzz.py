@@ -57,3 +57,19 @@ def test_bare_matches_are_exact_ordered_and_disjoint(text: str) -> None:
 def test_dedupe_key_is_idempotent(url: str) -> None:
     key = dedupe_key(url)
     assert dedupe_key(key) == key, (url, key)
+
+
+DEST_CHARS = st.text(alphabet=st.sampled_from(list("ab ()\\\t\n<>\x7f\x01é/:.x")), max_size=24)
+
+
+@settings(max_examples=400, deadline=None)
+@given(DEST_CHARS, st.data())
+def test_fast_destination_scanner_agrees_with_markdown_it(text: str, data: st.DataObject) -> None:
+    from markdown_it.helpers import parseLinkDestination
+
+    from citecheck.extract.mdparse import parse_link_destination
+
+    pos = data.draw(st.integers(0, len(text)))
+    maximum = data.draw(st.integers(pos, len(text)))
+    want, got = parseLinkDestination(text, pos, maximum), parse_link_destination(text, pos, maximum)
+    assert (got.ok, got.pos, got.str) == (want.ok, want.pos, want.str)

@@ -10,9 +10,9 @@ import os
 import shutil
 import subprocess
 import threading
+from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
@@ -24,7 +24,7 @@ ARTICLE = b"<html><head><title>Quarterly robotics market report</title></head><b
 
 
 class _Site(BaseHTTPRequestHandler):
-    def do_GET(self) -> None:  # noqa: N802 - http.server API
+    def do_GET(self) -> None:
         body, status = (ARTICLE, 200) if self.path == "/reports/q3" else (b"<title>404 Not Found</title>", 404)
         self.send_response(status)
         self.send_header("Content-Type", "text/html; charset=utf-8")

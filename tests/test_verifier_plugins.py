@@ -2,15 +2,16 @@
 from __future__ import annotations
 
 import importlib.metadata as md
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import pytest
+from rulecases import run_case
 
 from citecheck.config import build
 from citecheck.engine.registry import build_registry
 from citecheck.engine.select import resolve
 from citecheck.errors import ConfigError
-from rulecases import run_case
 
 CASE = {"rule": "M008", "name": "bad_unrelated_source",
         "input": "Some text. The company holds many patents on battery chemistry [src-003].\n",

@@ -22,12 +22,14 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Iterator, Mapping
-from functools import lru_cache
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from citecheck.checks._prefilter import may_match, pack_literals
+from citecheck.checks._prepared import prepared
 from citecheck.checks.unsupported_scheme import CITEABLE, scheme_of
 from citecheck.models import Hit, Link
+from citecheck.urls import url_host
 
 ID = "U005"
 NAME = "hallucination-pattern"
@@ -40,6 +42,9 @@ OPTIONS = {"today": "date that counts as today for future-date checks (YYYY-MM-D
 
 _DOI_RE = re.compile(r"(?:^|/)(?P<doi>10\.\d{4,9}/\S+)", re.ASCII)
 _FULL_DATE_RE = re.compile(r"(?<!\d)(?P<y>(?:19|20)\d\d)(?P<sep>[-/_])(?P<m>\d\d)(?P=sep)(?P<d>\d\d)(?!\d)", re.ASCII)
+# Both date shapes contain "19dd" or "20dd" followed by a separator and two digits: a cheap
+# first-character-indexed search that lets most paths skip the two look-behind patterns.
+_ANY_DATE_RE = re.compile(r"(?:19|20)\d\d[-/_]\d\d", re.ASCII)
 _MONTH_RE = re.compile(r"/(?P<y>(?:19|20)\d\d)/(?P<m>0[1-9]|1[0-2])(?=/|$)", re.ASCII)
 
 
@@ -54,11 +59,23 @@ def as_date(value: Any) -> dt.date:
     return dt.date.today()
 
 
-@lru_cache(maxsize=32)
-def _any_pattern(patterns: tuple[str, ...]) -> re.Pattern[str]:
-    """One alternation of every pack pattern: most URLs match none, so one search settles them."""
-    scoped = [f"(?i:{p[4:]})" if p.startswith("(?i)") else p for p in patterns]
-    return re.compile("|".join(f"(?:{p})" for p in scoped))
+class _Pack:
+    """The `placeholder` pack's URL patterns and DOI lists, compiled once per pack."""
+
+    def __init__(self, pack: Mapping[str, Any]) -> None:
+        entries = list(pack.get("url_patterns", []))
+        self.patterns = [(str(p.get("label", "pattern")), re.compile(str(p["pattern"]))) for p in entries]
+        scoped = [f"(?i:{p[4:]})" if p.startswith("(?i)") else p for p in (str(e["pattern"]) for e in entries)]
+        # one alternation: most URLs match none, so one search settles them
+        self.any = re.compile("|".join(f"(?:{p})" for p in scoped)) if scoped else None
+        self.literals = pack_literals(str(e["pattern"]) for e in entries)
+        self.doi_hosts = tuple(str(h).lower() for h in pack.get("doi_hosts", []))
+        self.doi_routes = frozenset(str(r).lower() for r in pack.get("doi_routes", []))
+
+    def signals(self, rest: str) -> list[str]:
+        if self.any is None or not may_match(self.literals, rest.casefold()) or not self.any.search(rest):
+            return []
+        return [f"{label} {m.group(0)!r}" for label, rx in self.patterns for m in [rx.search(rest)] if m]
 
 
 def hallucination_signals(url: str, pack: Mapping[str, Any], today: dt.date,
@@ -70,34 +87,35 @@ def hallucination_signals(url: str, pack: Mapping[str, Any], today: dt.date,
         parts = urlsplit(url.strip())
     except ValueError:
         return []
-    host = (parts.hostname or "").lower()
+    compiled = prepared(pack, ID, _Pack)
+    host = url_host(url)
     path = unquote(parts.path)
     rest = unquote("".join((parts.netloc, parts.path, "?" + parts.query if parts.query else "",
                             "#" + parts.fragment if parts.fragment else "")))
-    patterns = pack.get("url_patterns", [])
-    signals = []
-    if patterns and _any_pattern(tuple(str(p["pattern"]) for p in patterns)).search(rest):
-        signals = [f"{p.get('label', 'pattern')} {m.group(0)!r}" for p in patterns
-                   for m in [re.search(str(p["pattern"]), rest)] if m]
-    signals += _doi_signal(host, path, pack, doi_hosts)
+    signals = compiled.signals(rest)
+    signals += _doi_signal(host, path, compiled, doi_hosts)
     signals += _date_signals(path, today)
     return signals
 
 
-def _doi_signal(host: str, path: str, pack: Mapping[str, Any], extra: tuple[str, ...]) -> list[str]:
+def _doi_signal(host: str, path: str, pack: _Pack, extra: tuple[str, ...]) -> list[str]:
+    if "10." not in path:
+        return []
     m = _DOI_RE.search(path)
     if not m:
         return []
-    hosts = [str(h).lower() for h in (*pack.get("doi_hosts", []), *extra)]
+    hosts = (*pack.doi_hosts, *(str(h).lower() for h in extra))
     if any(host == h or host.endswith("." + h) for h in hosts):
         return []
     before = path[: m.start("doi")].strip("/").lower().split("/")
-    if any(seg in {str(r).lower() for r in pack.get("doi_routes", [])} for seg in before):
+    if any(seg in pack.doi_routes for seg in before):
         return []
     return [f"DOI-shaped path {m.group('doi')[:40]!r} on {host}, which does not resolve DOIs"]
 
 
 def _date_signals(path: str, today: dt.date) -> list[str]:
+    if not _ANY_DATE_RE.search(path):
+        return []
     found = []
     for m in _FULL_DATE_RE.finditer(path):
         try:

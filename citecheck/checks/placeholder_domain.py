@@ -15,10 +15,10 @@ Passing example:
 """
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from functools import lru_cache
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+from citecheck.checks._prepared import prepared
 from citecheck.models import Hit, Link
 from citecheck.urls import host_of
 
@@ -31,24 +31,54 @@ DEFAULTS: dict[str, Any] = {"extra_domains": [], "allow": []}
 OPTIONS = {"extra_domains": "more domains to treat as placeholders", "allow": "domains never to flag"}
 
 
+class PlaceholderMatcher:
+    """A host → the reserved name or pack entry it falls under ('' for none), memoised per host."""
+
+    def __init__(self, reserved: frozenset[str], domains: frozenset[str], allow: frozenset[str]) -> None:
+        self.reserved, self.domains, self.allow = reserved, domains, allow
+        self._memo: dict[str, str] = {}
+
+    def __call__(self, host: str) -> str:
+        found = self._memo.get(host)
+        if found is None:
+            if len(self._memo) >= 65536:
+                self._memo.clear()
+            found = self._memo[host] = self._match(host)
+        return found
+
+    def _match(self, host: str) -> str:
+        if not host or host in self.allow:
+            return ""
+        chain = _suffix_chain(host)  # host itself, then each parent: a.b.example → b.example → example
+        for name in chain:
+            if name in self.reserved:
+                return name
+        return next((name for name in chain if name in self.domains), "")
+
+
+def matcher_for(options: Mapping[str, Any]) -> PlaceholderMatcher:
+    """The matcher for U001's options: the pack plus `extra_domains`, minus `allow`."""
+    return prepared(options, ID, _build)
+
+
+def pack_matcher(pack: Mapping[str, Any]) -> PlaceholderMatcher:
+    """The matcher for a bare `placeholder` pack (what U007 and C005 defer to)."""
+    return prepared(pack, "placeholder-pack", lambda p: _build({"pack": p}))
+
+
+def _build(options: Mapping[str, Any]) -> PlaceholderMatcher:
+    pack = options.get("pack", {})
+    return PlaceholderMatcher(_lowered(pack.get("reserved_suffixes", [])),
+                              _lowered([*pack.get("domains", []), *options.get("extra_domains", [])]),
+                              _lowered(options.get("allow", [])))
+
+
 def placeholder_match(host: str, options: Mapping[str, Any]) -> str:
     """The reserved name or pack entry `host` falls under, or ''."""
-    if not host:
-        return ""
-    pack = options.get("pack", {})
-    if host in _lowered(tuple(options.get("allow", []))):
-        return ""
-    chain = _suffix_chain(host)  # host itself, then each parent: a.b.example → b.example → example
-    reserved = _lowered(tuple(pack.get("reserved_suffixes", [])))
-    for name in chain:
-        if name in reserved:
-            return name
-    domains = _lowered((*pack.get("domains", []), *options.get("extra_domains", [])))
-    return next((name for name in chain if name in domains), "")
+    return matcher_for(options)(host)
 
 
-@lru_cache(maxsize=64)
-def _lowered(names: tuple[Any, ...]) -> frozenset[str]:
+def _lowered(names: Iterable[Any]) -> frozenset[str]:
     return frozenset(str(n).lower().strip(".") for n in names)
 
 

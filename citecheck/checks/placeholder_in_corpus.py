@@ -22,7 +22,7 @@ from typing import Any
 
 from citecheck.checks.hallucination_pattern import as_date, hallucination_signals
 from citecheck.checks.malformed_url import malformed_reason
-from citecheck.checks.placeholder_domain import placeholder_match
+from citecheck.checks.placeholder_domain import pack_matcher
 from citecheck.checks.private_address import private_reason
 from citecheck.checks.schema import record_location
 from citecheck.models import Corpus, Hit, Source
@@ -39,7 +39,7 @@ OPTIONS = {"today": "date that counts as today for U005's future-date check (YYY
 
 def url_problems(url: str, pack: Mapping[str, Any], today: dt.date) -> Iterator[tuple[str, str]]:
     """(rule, problem) for each U001/U002/U004/U005 check `url` fails."""
-    placeholder = placeholder_match(host_of(url), {"pack": pack})
+    placeholder = pack_matcher(pack)(host_of(url))
     if placeholder:
         yield "U001", f"placeholder domain {placeholder!r}"
     malformed = malformed_reason(url)

@@ -18,12 +18,13 @@ Passing example:
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from functools import lru_cache
 from typing import Any
-from urllib.parse import urlsplit
 
 from citecheck.checks.malformed_url import has_authority
 from citecheck.models import Hit, Link
 from citecheck.netaddr import classify_host
+from citecheck.urls import url_host
 
 ID = "U004"
 NAME = "private-address"
@@ -33,14 +34,14 @@ DEFAULTS: dict[str, Any] = {}
 OPTIONS: dict[str, str] = {}
 
 
+@lru_cache(maxsize=65536)
 def private_reason(url: str) -> tuple[str, str]:
     """(address, reason) when `url`'s host is a non-public IP literal, else ('', '')."""
     if not has_authority(url):
         return "", ""
-    try:
-        host = urlsplit(url.strip()).hostname or ""
-    except ValueError:
-        return "", ""  # U002 reports it
+    host = url_host(url)  # '' when it does not parse: U002 reports it
+    if not host:
+        return "", ""
     ip, reason = classify_host(host)
     return (str(ip), reason) if ip is not None and reason else ("", "")
 

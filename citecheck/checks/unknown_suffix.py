@@ -18,13 +18,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from typing import Any
-from urllib.parse import urlsplit
 
+from citecheck.checks._prepared import prepared
 from citecheck.checks.malformed_url import has_authority, host_problem
-from citecheck.checks.placeholder_domain import placeholder_match
+from citecheck.checks.placeholder_domain import pack_matcher
 from citecheck.models import Hit, Link
 from citecheck.netaddr import parse_ip
-from citecheck.urls import public_suffix
+from citecheck.urls import public_suffix, url_host
 
 ID = "U007"
 NAME = "unknown-suffix"
@@ -37,26 +37,43 @@ OPTIONS = {"allow": "suffixes to accept although the bundled list lacks them (e.
 
 def unknown_suffix(host: str, options: Mapping[str, Any]) -> str:
     """The host's last label when its public suffix is unknown and no other rule owns it, else ''."""
-    host = host.lower().rstrip(".")
-    if not host or parse_ip(host) is not None or host_problem(host):
-        return ""
-    if host == "localhost" or host.endswith(".localhost") or placeholder_match(host, {"pack": options.get("pack", {})}):
-        return ""
-    last = host.rsplit(".", 1)[-1]
-    allowed = {str(s).lower().lstrip(".") for s in options.get("allow", [])}
-    if last in allowed or any(host == s or host.endswith("." + s) for s in allowed):
-        return ""
-    return "" if public_suffix(host) else last
+    judge = prepared(options, ID, _SuffixJudge)
+    return judge(host)
+
+
+class _SuffixJudge:
+    """`unknown_suffix` for one configuration, memoised per host (memos cite few hosts many times)."""
+
+    def __init__(self, options: Mapping[str, Any]) -> None:
+        self.placeholder = pack_matcher(options.get("pack", {}))
+        self.allowed = frozenset(str(s).lower().lstrip(".") for s in options.get("allow", []))
+        self._memo: dict[str, str] = {}
+
+    def __call__(self, host: str) -> str:
+        found = self._memo.get(host)
+        if found is None:
+            if len(self._memo) >= 65536:
+                self._memo.clear()
+            found = self._memo[host] = self._judge(host)
+        return found
+
+    def _judge(self, host: str) -> str:
+        host = host.lower().rstrip(".")
+        if not host or parse_ip(host) is not None or host_problem(host):
+            return ""
+        if host == "localhost" or host.endswith(".localhost") or self.placeholder(host):
+            return ""
+        last = host.rsplit(".", 1)[-1]
+        if last in self.allowed or any(host == s or host.endswith("." + s) for s in self.allowed):
+            return ""
+        return "" if public_suffix(host) else last
 
 
 def check(link: Link, options: Mapping[str, Any]) -> Iterator[Hit]:
     if not has_authority(link.url):
         return
-    try:
-        host = urlsplit(link.url.strip()).hostname or ""
-    except ValueError:
-        return
-    suffix = unknown_suffix(host, options)
+    host = url_host(link.url)
+    suffix = unknown_suffix(host, options) if host else ""
     if suffix:
         yield Hit(f"host {host!r} ends in {suffix!r}, which is not a known public suffix", link.location,
                   link.url, evidence=suffix)

@@ -13,10 +13,13 @@ renderer would drop.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from types import SimpleNamespace
 from typing import Any
 
-from markdown_it import MarkdownIt
+from markdown_it import MarkdownIt, helpers
+from markdown_it.common.utils import unescapeAll
 from markdown_it.ruler import Ruler
 from markdown_it.rules_block.state_block import StateBlock
 from markdown_it.rules_core.state_core import StateCore
@@ -42,6 +45,8 @@ def build_parser() -> MarkdownIt:
     md.normalizeLink = _keep  # type: ignore[method-assign,assignment]
     md.normalizeLinkText = _keep  # type: ignore[method-assign,assignment]
     md.validateLink = _accept  # type: ignore[method-assign,assignment]
+    # this instance only (the helpers module stays untouched for other markdown-it users)
+    md.helpers = SimpleNamespace(**{**vars(helpers), "parseLinkDestination": parse_link_destination})  # type: ignore[assignment]
     md.use(front_matter_plugin)
     md.use(footnote_plugin, inline=False, move_to_end=False, always_match_refs=True)
     for name, (first, kind) in _RECORDED.items():
@@ -62,6 +67,62 @@ def _inline_where_needed(state: StateCore) -> None:
             content = token.content
             if "[" in content or "<" in content or "`" in content:
                 state.md.inline.parse(content, state.md, state.env, token.children)
+
+
+# Where markdown-it's destination scanner has to look at a character: space and controls end the
+# destination, a backslash escapes the next character, parentheses nest.
+_DEST_STOP = re.compile(r"[\x00-\x20\x7f\\()]")
+
+
+def parse_link_destination(string: str, pos: int, maximum: int) -> Any:
+    """markdown-it's `parseLinkDestination`, same results, jumping between the characters that
+    matter instead of visiting each one in Python (it was the extractor's largest single cost:
+    called for every inline link and reference definition). `<…>` destinations go to the original."""
+    if pos < maximum and string[pos] == "<":
+        return helpers.parseLinkDestination(string, pos, maximum)
+    result = _DestResult()
+    start, level = pos, 0
+    while True:
+        m = _DEST_STOP.search(string, pos, maximum)
+        if m is None:
+            pos = max(pos, min(maximum, len(string)))
+            break
+        pos = m.start()
+        char = string[pos]
+        if char <= " " or char == "\x7f":
+            break
+        if char == "\\":
+            if pos + 1 < maximum:
+                if string[pos + 1] == " ":
+                    break
+                pos += 2
+            else:
+                pos += 1
+            continue
+        if char == "(":
+            level += 1
+            if level > 32:
+                return result
+        elif level == 0:  # ")"
+            break
+        else:
+            level -= 1
+        pos += 1
+    if start == pos or level != 0:
+        return result
+    result.str = unescapeAll(string[start:pos])
+    result.pos = pos
+    result.ok = True
+    return result
+
+
+class _DestResult:
+    __slots__ = ("ok", "pos", "str")
+
+    def __init__(self) -> None:
+        self.ok = False
+        self.pos = 0
+        self.str = ""
 
 
 def _keep(url: str) -> str:

@@ -1,0 +1,104 @@
+"""Public-suffix lookup over tldextract's bundled Public Suffix List snapshot, without importing
+tldextract.
+
+The offline rules ask one question of the list on every URL and every bare `domain.tld/path`
+candidate: does this host end in a known public suffix? Answering it through tldextract costs
+~0.27 s per process (importing tldextract imports `requests`, `urllib3` and `filelock`, then its
+trie is built on first use) — a fifth of an offline audit of a 5,000-link memo. This module reads
+the same data file tldextract ships (`tldextract/.tld_set_snapshot`, located without importing
+the package; the list is never fetched) and walks the same trie the same way (ICANN section
+only, `*` wildcards, `!` exceptions, punycode labels decoded, Unicode full stops folded).
+`tests/test_psl.py` checks that `public_suffix` equals tldextract's `.suffix` on every rule of
+the list in several spellings, on IPs, ports, odd hosts and random text. Registrable domains
+(the online rules) still come from tldextract itself.
+"""
+from __future__ import annotations
+
+import importlib.util
+import re
+from functools import lru_cache
+from pathlib import Path
+
+_SEPARATOR = "// ===BEGIN PRIVATE DOMAINS==="
+_RULE_RE = re.compile(r"^(?P<suffix>[.*!]*\w[\S]*)", re.UNICODE | re.MULTILINE)  # tldextract's own
+_DOTS = str.maketrans({"\u3002": ".", "\uff0e": ".", "\uff61": "."})
+_SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-.")
+
+
+class _Node:
+    __slots__ = ("end", "matches")
+
+    def __init__(self) -> None:
+        self.matches: dict[str, _Node] = {}
+        self.end = False
+
+
+def snapshot_path() -> Path:
+    """tldextract's bundled list, found without importing (and so without running) tldextract."""
+    spec = importlib.util.find_spec("tldextract")
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError("tldextract is not installed: citecheck needs its bundled Public Suffix List")
+    return Path(next(iter(spec.submodule_search_locations))) / ".tld_set_snapshot"
+
+
+@lru_cache(maxsize=1)
+def _trie() -> _Node:
+    text = snapshot_path().read_text(encoding="utf-8")
+    root = _Node()
+    for m in _RULE_RE.finditer(text.partition(_SEPARATOR)[0]):
+        node = root
+        for label in reversed(m.group("suffix").split(".")):
+            child = node.matches.get(label)
+            if child is None:
+                child = node.matches[label] = _Node()
+            node = child
+        node.end = True
+    return root
+
+
+def public_suffix(host: str) -> str:
+    """The host's public suffix as written (`co.uk` for `news.bbc.co.uk`), or '' when it has none."""
+    labels = _lenient_host(host).translate(_DOTS).split(".")
+    node = _trie()
+    suffix_at = at = len(labels)
+    for label in reversed(labels):
+        decoded = _decode(label)
+        child = node.matches.get(decoded)
+        if child is not None:
+            at -= 1
+            node = child
+            if node.end:
+                suffix_at = at
+            continue
+        if "*" in node.matches:
+            return ".".join(labels[at if "!" + decoded in node.matches else at - 1:])
+        break
+    return "" if suffix_at == len(labels) else ".".join(labels[suffix_at:])
+
+
+def _decode(label: str) -> str:
+    lowered = label.lower()
+    if lowered.startswith("xn--"):
+        import idna
+
+        try:
+            return str(idna.decode(lowered))
+        except (UnicodeError, IndexError):
+            pass
+    return lowered
+
+
+def _lenient_host(text: str) -> str:
+    """The host part of a URL-ish string, as tldextract's `lenient_netloc` reads it."""
+    slashes = text.find("//")
+    if slashes == 0:
+        text = text[2:]
+    elif slashes >= 2 and text[slashes - 1] == ":" and not set(text[: slashes - 1]) - _SCHEME_CHARS:
+        text = text[slashes + 2:]
+    authority = text.partition("/")[0].partition("?")[0].partition("#")[0]
+    after_userinfo = authority.rpartition("@")[-1]
+    if after_userinfo and after_userinfo[0] == "[":
+        before, bracket, _ = after_userinfo.partition("]")
+        if bracket:
+            return f"{before}]"
+    return after_userinfo.partition(":")[0].strip().rstrip(".\u3002\uff0e\uff61")

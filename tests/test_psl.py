@@ -1,0 +1,56 @@
+"""`citecheck.psl.public_suffix` must give exactly tldextract's `.suffix` (same bundled snapshot,
+same trie walk): every rule of the list in several spellings, plus hosts that are not names."""
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+import tldextract
+
+from citecheck import psl
+from citecheck.urls import public_suffix
+
+EXTRACT = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
+
+
+def _rules() -> list[str]:
+    text = psl.snapshot_path().read_text(encoding="utf-8")
+    return [m.group("suffix") for m in re.finditer(r"^(?P<suffix>[.*!]*\w[\S]*)", text, re.MULTILINE)]
+
+
+def _spellings(rule: str) -> list[str]:
+    name = rule.lstrip("!").replace("*", "w")
+    return [name, f"a.{name}", f"b.a.{name}", f"www.{name}".upper(), f"x.{name}.", f"x.{name}:8080",
+            f"https://user@x.{name}/path?q#f", f"x\u3002{name}"]
+
+
+def test_every_rule_of_the_list_in_several_spellings() -> None:
+    rules = _rules()
+    assert len(rules) > 5000  # the ICANN and private sections of the bundled list
+    hosts = [h for rule in rules for h in _spellings(rule)]
+    wrong = [(h, psl.public_suffix(h), EXTRACT(h).suffix) for h in hosts if psl.public_suffix(h) != EXTRACT(h).suffix]
+    assert not wrong, wrong[:10]
+
+
+@pytest.mark.parametrize("host", [
+    "", ".", "..", "localhost", "intranet", "acme-robotics.cmo", "reports.mckinsey", "1.2.3.4", "999.1.1.1",
+    "[::1]", "[2001:db8::1]:443", "xn--fiqs8s", "a.xn--fiqs8s", "xn--broken-", "a.xn--zz.com", "www.ck",
+    "a.b.ck", "city.kawasaki.jp", "x.city.kawasaki.jp", "a.b.c.kawasaki.jp", "EXAMPLE.COM", "bücher.de",
+    "例子.中国", "a..com", "com.", "//host.co.uk/x", "ftp://h.org", "h.org#x", "user:pw@h.net:1",
+])
+def test_odd_hosts(host: str) -> None:
+    assert psl.public_suffix(host) == EXTRACT(host).suffix
+
+
+def test_random_text() -> None:
+    rng = random.Random(7)
+    alphabet = "abcz.-:/@[]#?" + "\u3002" + "ü"
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 16))) + rng.choice(["", ".com", ".co.uk", ".ck"])
+        assert psl.public_suffix(text) == EXTRACT(text).suffix, text
+
+
+def test_urls_public_suffix_is_the_same_lookup() -> None:
+    assert public_suffix("news.bbc.co.uk") == "co.uk"
+    assert public_suffix("www.gartner.cmo") == ""
