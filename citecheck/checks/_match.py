@@ -12,9 +12,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import unquote, urlsplit
 
-from lxml import etree, html
-from rapidfuzz import fuzz, process
-
 from citecheck.models import Page
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
@@ -93,6 +90,8 @@ def _present(word: str, pool: list[str], cutoff: float) -> bool:
         return True
     if len(word) < 4:
         return False
+    from rapidfuzz import fuzz, process  # imported by the first page judged, not by every CLI start
+
     best = process.extractOne(word, pool, scorer=fuzz.ratio, score_cutoff=cutoff)
     return best is not None or any(len(p) >= 5 and (p.startswith(word[:5]) and word.startswith(p[:5])) for p in pool)
 
@@ -102,6 +101,8 @@ def headline(page: Page) -> str:
     found = _H1.search(page.html_sample or "")
     if not found:
         return ""
+    from lxml import etree, html
+
     try:
         return " ".join(html.fragment_fromstring(found.group(0)).text_content().split())[:300]
     except (etree.ParserError, ValueError):

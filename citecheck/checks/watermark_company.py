@@ -23,8 +23,7 @@ import unicodedata
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from rapidfuzz import fuzz
-
+from citecheck.checks._prepared import prepared
 from citecheck.models import Document, Hit, Location
 
 ID = "M002"
@@ -38,6 +37,7 @@ OPTIONS = {"score_cutoff": "rapidfuzz ratio (0-100) at which a name equals a pla
            "allow": "company names never to report (a memo really about Notion)"}
 
 _FRONT_KEY_RE = re.compile(r"^(?P<indent>\s*)(?P<key>[\w-]+)\s*:\s*(?P<value>.*)$")
+_PUNCT_RE = re.compile(r"[^\w.]+")
 
 
 def company_name(doc: Document, pack: Mapping[str, Any]) -> tuple[str, Location]:
@@ -74,29 +74,45 @@ def _front_matter_location(doc: Document, name: str, nested: bool) -> Location:
 
 def normalise(name: str, pack: Mapping[str, Any]) -> str:
     """Lower case, punctuation (except '.') to spaces, legal suffixes dropped."""
+    return _normalise(name, prepared(pack, ID, _Platforms).suffixes)
+
+
+def _normalise(name: str, suffixes: frozenset[str]) -> str:
     text = unicodedata.normalize("NFKC", name).casefold()
-    words = re.sub(r"[^\w.]+", " ", text).replace(". ", " ").strip(" .").split()
-    suffixes = {str(s).casefold() for s in pack.get("legal_suffixes", [])}
+    words = _PUNCT_RE.sub(" ", text).replace(". ", " ").strip(" .").split()
     while len(words) > 1 and words[-1].strip(".") in suffixes:
         words.pop()
     return " ".join(words)
 
 
+class _Platforms:
+    """The pack's platform names, normalised and compiled once per pack."""
+
+    def __init__(self, pack: Mapping[str, Any]) -> None:
+        self.suffixes = frozenset(str(s).casefold() for s in pack.get("legal_suffixes", []))
+        self.entries = []
+        for platform in pack.get("platforms", []):
+            p_norm = _normalise(str(platform), self.suffixes)
+            self.entries.append((str(platform), p_norm, p_norm.replace(" ", ""),
+                                 re.compile(rf"(?<!\w){re.escape(p_norm)}(?!\w)")))
+
+
 def watermark_match(name: str, pack: Mapping[str, Any], cutoff: float = 92, dominance: float = 0.75) -> str:
     """The platform `name` equals or is dominated by, or ''."""
-    norm = normalise(name, pack)
+    from rapidfuzz import fuzz  # only when the memo names a company
+
+    platforms = prepared(pack, ID, _Platforms)
+    norm = _normalise(name, platforms.suffixes)
     compact = norm.replace(" ", "")
     if not compact:
         return ""
     covered, best = 0, ""
-    for platform in pack.get("platforms", []):
-        p_norm = normalise(str(platform), pack)
-        p_compact = p_norm.replace(" ", "")
+    for platform, p_norm, p_compact, word in platforms.entries:
         if fuzz.ratio(norm, p_norm) >= cutoff or fuzz.ratio(compact, p_compact) >= cutoff:
-            return str(platform)
-        if p_compact and re.search(rf"(?<!\w){re.escape(p_norm)}(?!\w)", norm):
+            return platform
+        if p_compact and word.search(norm):
             covered += len(p_compact)
-            best = best if len(best) >= len(str(platform)) else str(platform)
+            best = best if len(best) >= len(platform) else platform
     return best if covered / len(compact) >= dominance else ""
 
 
