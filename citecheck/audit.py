@@ -90,29 +90,52 @@ async def audit_inputs(inputs: Inputs, config: Config, registry: Registry, *, on
     """Fetch (when online), then `judge`."""
     started = started if started is not None else time.perf_counter()
     pages: dict[str, Page] = {}
+    judge_pages = None
+    engine = Engine(resolve(registry, config))
     if online:
-        engine = Engine(resolve(registry, config))
-        pages = await _fetch_pages(inputs, engine, config, fetcher)
+        urls = fetchable((link for doc in inputs.documents for link in doc.links), engine)
+        from citecheck.pagejudge import PageJudge
+
+        # Page rules run in a forked worker as pages arrive; the archive check changes pages after
+        # the fetch, so it keeps the in-process path.
+        streams = fetcher is None or getattr(fetcher, "streams_pages", False)
+        if streams and not archive_check and PageJudge.wanted(len(urls)):
+            judge_pages = PageJudge(engine, inputs.documents)
+        try:
+            pages = await _fetch(urls, config, fetcher, judge_pages.on_page if judge_pages else None)
+        except BaseException:
+            if judge_pages is not None:
+                judge_pages.close()
+            raise
         if archive_check:
             from citecheck.archive import check_archives
 
             pages = await check_archives(pages, config.fetch.archive_url)
-    return judge(inputs, config, registry, pages=pages, online=online, corpus=corpus, started=started)
+    return judge(inputs, config, registry, pages=pages, online=online, corpus=corpus, started=started,
+                 engine=engine, page_judge=judge_pages)
 
 
 def judge(inputs: Inputs, config: Config, registry: Registry, *, pages: Mapping[str, Page] | None = None,
-          online: bool = False, corpus: Corpus | None = None, started: float | None = None) -> Report:
+          online: bool = False, corpus: Corpus | None = None, started: float | None = None,
+          engine: Engine | None = None, page_judge: Any = None) -> Report:
     """Every active rule over the extracted inputs (and the fetched pages, when there are any).
-    Synchronous: an offline audit never starts an event loop."""
+    Synchronous: an offline audit never starts an event loop. With `page_judge` (see
+    `citecheck.pagejudge`) the page findings come from its worker, gathered after the memo rules."""
     started = started if started is not None else time.perf_counter()
-    engine = Engine(resolve(registry, config))
+    engine = engine or Engine(resolve(registry, config))
     pages = pages if pages is not None else {}
-    findings: list[Finding] = []
-    suppressed: list[Finding] = []
+    per_doc: list[list[Finding]] = []
     for doc in inputs.documents:
         doc_findings = engine.check_links(doc.links, doc.path)
-        doc_findings += engine.check_pages(doc.links, pages, doc.path)
+        if page_judge is None:
+            doc_findings += engine.check_pages(doc.links, pages, doc.path)
         doc_findings += engine.check_memo(Memo(doc, corpus, pages))
+        per_doc.append(doc_findings)
+    from_worker = page_judge.results() if page_judge is not None else {}
+    findings: list[Finding] = []
+    suppressed: list[Finding] = []
+    for doc, doc_findings in zip(inputs.documents, per_doc, strict=True):
+        doc_findings += from_worker.get(doc.path, [])
         kept, hidden = engine.apply_directives(doc, doc_findings, registry.rules)
         findings += kept
         suppressed += hidden
@@ -137,10 +160,16 @@ def fetchable(links: Iterable[Link], engine: Engine) -> list[str]:
 
 async def _fetch_pages(inputs: Inputs, engine: Engine, config: Config, fetcher: Any) -> dict[str, Page]:
     urls = fetchable((link for doc in inputs.documents for link in doc.links), engine)
+    return await _fetch(urls, config, fetcher, None)
+
+
+async def _fetch(urls: list[str], config: Config, fetcher: Any, on_page: Any) -> dict[str, Page]:
     if fetcher is None:
         from citecheck.fetch import fetch_all
 
-        return await fetch_all(urls, config.fetch)
+        return await fetch_all(urls, config.fetch, on_page=on_page)
+    if on_page is not None:
+        return await fetcher(urls, config.fetch, on_page=on_page)
     return await fetcher(urls, config.fetch)
 
 

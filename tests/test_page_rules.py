@@ -27,7 +27,8 @@ MODULES = ("http_error", "unreachable", "soft_404", "paywall", "login_wall", "bo
            "redirect", "parked_domain", "non_html")
 ALLOWED_IMPORTS = {"__future__", "re", "typing", "collections.abc", "urllib.parse", "dataclasses", "functools", "unicodedata",
                    "rapidfuzz", "lxml", "citecheck.models", "citecheck.urls", "citecheck.checks._page",
-                   "citecheck.checks._match", "citecheck.checks.bot_challenge", "citecheck.engine.run"}
+                   "citecheck.checks._match", "citecheck.checks._prepared", "citecheck.checks.bot_challenge",
+                   "citecheck.engine.run"}
 REGISTRY = build_registry()
 
 
@@ -58,7 +59,7 @@ def test_rule_module_declares_itself(name: str) -> None:
         assert REGISTRY.packs.data.get(module.PACK), f"pack {module.PACK} is missing or empty"
 
 
-@pytest.mark.parametrize("name", [*MODULES, "_page", "_match"])
+@pytest.mark.parametrize("name", [*MODULES, "_page", "_match", "_prepared"])
 def test_rule_module_is_pure(name: str) -> None:
     """No network, disk, config or printing: only the listed imports, no open()/print() calls."""
     source = Path(importlib.import_module(f"citecheck.checks.{name}").__file__ or "").read_text(encoding="utf-8")

@@ -8,10 +8,11 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
-from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from citecheck.checks._prepared import prepared
 from citecheck.models import Page
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
@@ -32,7 +33,13 @@ _COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\u
 
 @lru_cache(maxsize=64)  # small: each page is judged once, by several rules in a row
 def _words(text: str) -> tuple[str, ...]:
-    return tuple(_WORD.findall(strip_accents(text).casefold()))
+    folded = strip_accents(text).casefold()
+    if folded.isascii():  # the same tokens as _WORD, by C-level byte translation (~6x faster)
+        return tuple(folded.encode("ascii").translate(_NOT_ALNUM).decode("ascii").split())
+    return tuple(_WORD.findall(folded))
+
+
+_NOT_ALNUM = bytes(c if chr(c).isalnum() and c < 128 else 32 for c in range(256))
 
 
 def words(text: str) -> list[str]:
@@ -60,13 +67,12 @@ def slug_words(url: str, min_words: int = 3) -> list[str]:
 
 
 def content_words(tokens: Iterable[str], stopwords: Iterable[str]) -> list[str]:
-    stop = _stopset(tuple(str(s) for s in stopwords))
+    stop = prepared(stopwords, "stopset", _stopset)
     return [t for t in tokens if t not in stop and len(t) > 1]
 
 
-@lru_cache(maxsize=64)
-def _stopset(stopwords: tuple[str, ...]) -> frozenset[str]:
-    return frozenset(strip_accents(s).casefold() for s in stopwords)
+def _stopset(stopwords: Iterable[Any]) -> frozenset[str]:
+    return frozenset(strip_accents(str(s)).casefold() for s in stopwords)
 
 
 def coverage(wanted: list[str], haystack: str, cutoff: float = 82.0) -> float:
@@ -74,31 +80,48 @@ def coverage(wanted: list[str], haystack: str, cutoff: float = 82.0) -> float:
     if not wanted:
         return 0.0
     pool = _pool(haystack)
-    if not pool:
+    if not pool.words:
         return 0.0
     found = sum(1 for w in wanted if _present(w, pool, cutoff))
     return found / len(wanted)
 
 
+class _Pool:
+    """The distinct words of a text, as a list (for rapidfuzz), a set and a set of 5-letter stems."""
+
+    __slots__ = ("prefixes", "set", "words")
+
+    def __init__(self, words: list[str]) -> None:
+        self.words = words
+        self.set = frozenset(words)
+        self.prefixes = frozenset(w[:5] for w in words if len(w) >= 5)
+
+
 @lru_cache(maxsize=32)
-def _pool(haystack: str) -> list[str]:
-    return list(dict.fromkeys(_words(haystack)))
+def _pool(haystack: str) -> _Pool:
+    return _Pool(list(dict.fromkeys(_words(haystack))))
 
 
-def _present(word: str, pool: list[str], cutoff: float) -> bool:
-    if word in pool:
+def _present(word: str, pool: _Pool, cutoff: float) -> bool:
+    if word in pool.set:
         return True
     if len(word) < 4:
         return False
+    if len(word) >= 5 and word[:5] in pool.prefixes:
+        return True  # same first five letters: an inflection ("regulators" / "regulatory")
     from rapidfuzz import fuzz, process  # imported by the first page judged, not by every CLI start
 
-    best = process.extractOne(word, pool, scorer=fuzz.ratio, score_cutoff=cutoff)
-    return best is not None or any(len(p) >= 5 and (p.startswith(word[:5]) and word.startswith(p[:5])) for p in pool)
+    return process.extractOne(word, pool.words, scorer=fuzz.ratio, score_cutoff=cutoff) is not None
 
 
 def headline(page: Page) -> str:
     """The text of the first <h1> in the page's markup sample ('' when none)."""
-    found = _H1.search(page.html_sample or "")
+    return _headline(page.html_sample or "")
+
+
+@lru_cache(maxsize=64)  # H003 and H007 ask about the same page one after the other
+def _headline(markup: str) -> str:
+    found = _H1.search(markup)
     if not found:
         return ""
     from lxml import etree, html
@@ -115,18 +138,20 @@ def title_candidates(page: Page) -> list[str]:
     return [t for t in dict.fromkeys(t.strip() for t in found) if t]
 
 
-@dataclass(frozen=True)
 class Match:
-    """How well `wanted` words are answered by the page's titles and by its lead text."""
+    """How well `wanted` words are answered by the page's titles and (computed only when asked)
+    by its lead text."""
 
-    wanted: tuple[str, ...]
-    title_score: float
-    text_score: float
-    best_title: str
+    def __init__(self, wanted: list[str], page: Page, lead_chars: int) -> None:
+        self.wanted = tuple(wanted)
+        titles = title_candidates(page)
+        self.title_score, self.best_title = max([(coverage(wanted, t), t) for t in titles] or [(0.0, "")])
+        self._lead = page.text_sample[:lead_chars]
+
+    @cached_property
+    def text_score(self) -> float:
+        return coverage(list(self.wanted), self._lead)
 
 
 def match(wanted: list[str], page: Page, lead_chars: int = 5000) -> Match:
-    titles = title_candidates(page)
-    scored = [(coverage(wanted, t), t) for t in titles] or [(0.0, "")]
-    score, best = max(scored)
-    return Match(tuple(wanted), score, coverage(wanted, page.text_sample[:lead_chars]), best)
+    return Match(wanted, page, lead_chars)

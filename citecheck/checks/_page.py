@@ -13,12 +13,12 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
+from citecheck.checks._prepared import prepared
 from citecheck.models import Hit, Page, Severity
 from citecheck.urls import TRACKING_PARAMS
 
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 _HIT_FIELDS = {f.name for f in fields(Hit)}
-_WS = re.compile(r"\s+")
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', "\u00a0": " ", "\u2013": "-"})
 _INDEX = re.compile(r"^(index|default|home)(\.[a-z0-9]+)?$", re.IGNORECASE)
 _LOCALE = re.compile(r"^[a-z]{2}([-_][a-z]{2})?$", re.IGNORECASE)
@@ -27,7 +27,8 @@ _LOCALE = re.compile(r"^[a-z]{2}([-_][a-z]{2})?$", re.IGNORECASE)
 @lru_cache(maxsize=64)
 def fold(text: str) -> str:
     """Case-folded, NFKC-normalised text with curly quotes straightened and whitespace collapsed."""
-    return _WS.sub(" ", unicodedata.normalize("NFKC", text or "").translate(_QUOTES)).strip().casefold()
+    # str.split() splits on exactly the characters `\s` matches, and is 4x faster than re.sub
+    return " ".join(unicodedata.normalize("NFKC", text or "").translate(_QUOTES).split()).casefold()
 
 
 @lru_cache(maxsize=256)
@@ -49,26 +50,35 @@ def _folded(items: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(fold(i) for i in items)
 
 
+class _Phrases:
+    """A phrase list, folded and compiled once (per list object, see `prepared`)."""
+
+    def __init__(self, items: Iterable[Any]) -> None:
+        self.items = tuple(str(i) for i in items if str(i).strip())
+        self.folded = tuple(fold(i) for i in self.items)
+        # (required literal, compiled item) for regex lists: an item whose literal is absent is skipped
+        self.regexes = [(required_literal(i), i) for i in self.items]
+
+
 def find_phrase(text: str, items: Iterable[Any], regex: bool = False) -> str:
     """The first phrase (or regex) of `items` found in `text`, as it appears there; '' when none."""
-    phrases = tuple(str(i) for i in items if str(i).strip())
-    if not phrases or not text:
+    spec = prepared(items, "phrases", _Phrases)
+    if not spec.items or not text:
         return ""
     folded = fold(text)
     if regex:
-        return _first_regex(folded, phrases)
-    if not any(p in folded for p in _folded(phrases)):
+        return _first_regex(folded, spec)
+    if not any(p in folded for p in spec.folded):
         return ""  # a substring pre-filter: most pages contain none of the phrases
-    pattern = _pattern(phrases, False)
+    pattern = _pattern(spec.items, False)
     found = pattern.search(folded) if pattern is not None else None
     return found.group(0) if found else ""
 
 
-def _first_regex(folded: str, items: tuple[str, ...]) -> str:
+def _first_regex(folded: str, spec: _Phrases) -> str:
     """Leftmost match of any regex item; an item whose required literal is absent is skipped."""
     best: re.Match[str] | None = None
-    for item in items:
-        literal = required_literal(item)
+    for literal, item in spec.regexes:
         if literal and literal not in folded:
             continue
         pattern = _pattern((item,), True)
@@ -124,13 +134,21 @@ def _end(runs: list[str], run: str) -> str:
 
 def find_marker(markup: str, items: Iterable[Any]) -> str:
     """The first raw substring marker of `items` in markup (case-insensitive)."""
-    lowered = (markup or "").lower()
-    return next((str(m) for m in items if str(m) and str(m).lower() in lowered), "")
+    lowered = _lower(markup or "")
+    markers = prepared(items, "markers", lambda found: [(str(m), str(m).lower()) for m in found if str(m)])
+    return next((m for m, low in markers if low in lowered), "")
 
 
-def pack_list(options: Mapping[str, Any], key: str) -> list[Any]:
-    """`options['pack'][key]` plus the rule's own `extra_<key>` option."""
-    return [*options.get("pack", {}).get(key, []), *options.get(f"extra_{key}", [])]
+@lru_cache(maxsize=16)  # several rules look for markers in the same page's markup
+def _lower(text: str) -> str:
+    return text.lower()
+
+
+def pack_list(options: Mapping[str, Any], key: str) -> tuple[Any, ...]:
+    """`options['pack'][key]` plus the rule's own `extra_<key>` option (one tuple per configuration,
+    so what is derived from it is derived once)."""
+    return prepared(options, f"pack_list:{key}",
+                    lambda o: (*o.get("pack", {}).get(key, []), *o.get(f"extra_{key}", [])))
 
 
 def content_type(page: Page) -> str:

@@ -8,16 +8,16 @@ never mutates it); the cache holds the mapping itself, so an identity is never r
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 T = TypeVar("T")
-_CACHE: dict[tuple[int, str], tuple[Mapping[str, Any], Any]] = {}
+_CACHE: dict[tuple[int, str], tuple[Any, Any]] = {}
 _LIMIT = 512
 
 
-def prepared(options: Mapping[str, Any], key: str, build: Callable[[Mapping[str, Any]], T]) -> T:
-    """`build(options)`, computed once for this options object and `key`."""
+def prepared(options: Any, key: str, build: Callable[[Any], T]) -> T:
+    """`build(options)`, computed once for this options object (or pack list) and `key`."""
     slot = (id(options), key)
     entry = _CACHE.get(slot)
     if entry is not None and entry[0] is options:

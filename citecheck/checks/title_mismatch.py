@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from citecheck.checks._match import content_words, match, slug_words, words
 from citecheck.checks._page import answered, emit, fold, is_html
+from citecheck.checks._prepared import prepared
 from citecheck.models import Hit, Link
 
 if TYPE_CHECKING:
@@ -48,8 +49,8 @@ _FOOTNOTE = re.compile(r"^\W*(\[?\^?\w{0,3}\d+\]?|\d+)\W*$")
 def link_words(link: Link, options: Mapping[str, Any]) -> list[str]:
     """Meaningful words of the link text; none when it is generic, a footnote mark or the URL itself."""
     text = fold(link.text)
-    generic = {fold(str(g)) for g in [*options.get("pack", {}).get("generic_link_text", []),
-                                      *options.get("extra_generic_link_text", [])]}
+    generic = prepared(options, ID, lambda o: frozenset(fold(str(g)) for g in [
+        *o.get("pack", {}).get("generic_link_text", []), *o.get("extra_generic_link_text", [])]))
     if not text or text in generic or _FOOTNOTE.match(text) or "://" in text or text.startswith("www."):
         return []
     return content_words(words(text), options.get("pack", {}).get("stopwords", []))
@@ -71,8 +72,7 @@ def check(fetched: Fetched, options: Mapping[str, Any]) -> Iterator[Hit]:
     if not results:
         return
     title_ok = any(r.title_score >= float(options.get("min_overlap", 0.25)) for r in results)
-    text_ok = any(r.text_score >= float(options.get("text_overlap", 0.6)) for r in results)
-    if not (title_ok or text_ok):
+    if not title_ok and not any(r.text_score >= float(options.get("text_overlap", 0.6)) for r in results):
         asked = " ".join(results[0].wanted[:8])
         yield emit(fetched, f"title mismatch: page title {page.title!r} does not match the link ({asked!r})",
                    page.title)

@@ -43,26 +43,48 @@ OPTIONS = {"min_score": "lowest lexical support score (0-1) for the best passage
            "verifier": "passage ranker: an entry point in the citecheck.verifiers group (default lexical)"}
 
 
-def source_texts(memo: Any) -> tuple[dict[str, str], dict[str, str]]:
-    """(by source id, by dedupe key) → text to judge claims against."""
-    by_id: dict[str, str] = {}
-    by_key: dict[str, str] = {}
-    if memo.corpus is not None:
-        for src in memo.corpus.sources:
-            text = f"{src.title}. {src.summary} {src.body_excerpt}".strip()
-            by_id[src.id.lower()] = text
-            for url in (src.url, src.canonical_url, src.final_url):
-                if url:
-                    by_key[dedupe_key(url)] = text
-    for url, page in memo.pages.items():
-        if page.outcome is Outcome.OK and page.text_sample and dedupe_key(url) not in by_key:
-            by_key[dedupe_key(url)] = f"{page.title}. {page.text_sample}"
-    return by_id, by_key
+class _Sources:
+    """Claim reference → text to judge it against: corpus entries by ID and by dedupe key, then
+    fetched pages by the URL as cited (the common case, no canonicalisation), then by dedupe key."""
+
+    def __init__(self, memo: Any) -> None:
+        self.by_id: dict[str, str] = {}
+        self.corpus_keys: dict[str, str] = {}
+        if memo.corpus is not None:
+            for src in memo.corpus.sources:
+                text = f"{src.title}. {src.summary} {src.body_excerpt}".strip()
+                self.by_id[src.id.lower()] = text
+                for url in (src.url, src.canonical_url, src.final_url):
+                    if url:
+                        self.corpus_keys[dedupe_key(url)] = text
+        self.fetched = memo.pages
+        self.pages = {url: page for url, page in memo.pages.items()
+                      if page.outcome is Outcome.OK and page.text_sample}
+        self._page_keys: dict[str, str] | None = None
+
+    def __bool__(self) -> bool:
+        return bool(self.by_id or self.corpus_keys or self.pages)
+
+    def for_url(self, url: str) -> str | None:
+        if self.corpus_keys:
+            text = self.corpus_keys.get(dedupe_key(url))
+            if text is not None:
+                return text
+        page = self.pages.get(url)
+        if page is not None:
+            return f"{page.title}. {page.text_sample}"
+        if url in self.fetched:
+            return None  # fetched as cited, but dead or empty: nothing to judge against
+        if self._page_keys is None:  # built on the first URL cited in another spelling
+            self._page_keys = {}
+            for page_url, page in self.pages.items():
+                self._page_keys.setdefault(dedupe_key(page_url), f"{page.title}. {page.text_sample}")
+        return self._page_keys.get(dedupe_key(url))
 
 
 def check(memo: Any, options: Mapping[str, Any]) -> Iterator[Hit]:
-    by_id, by_key = source_texts(memo)
-    if not by_id and not by_key:
+    sources = _Sources(memo)
+    if not sources:
         return
     from citecheck.support.assess import Thresholds, assess  # rapidfuzz and friends: only with sources
     from citecheck.support.claims import cited_claims
@@ -76,8 +98,8 @@ def check(memo: Any, options: Mapping[str, Any]) -> Iterator[Hit]:
     limits = Thresholds(float(options.get("min_score", 0.5)), bool(options.get("check_numbers", True)),
                         bool(options.get("check_entities", True)), frozenset(ignore))
     for claim in cited_claims(memo.document):
-        texts = [(sid, by_id[sid]) for sid in claim.ids if sid in by_id]
-        texts += [(url, by_key[dedupe_key(url)]) for url in claim.urls if dedupe_key(url) in by_key]
+        texts = [(sid, sources.by_id[sid]) for sid in claim.ids if sid in sources.by_id]
+        texts += [(url, text) for url in claim.urls if (text := sources.for_url(url)) is not None]
         if not texts:
             continue
         verifier = options.get("verifier") if not isinstance(options.get("verifier"), str) else None

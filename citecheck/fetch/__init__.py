@@ -38,19 +38,23 @@ class Pages(dict[str, Page]):
 
 async def fetch_all(urls: list[str], config: FetchConfig, *, progress: bool = False, resolver: Any = None,
                     cache: Cache | None = None, keep_bodies: bool = False,
-                    socket_factory: Callable[..., Any] | None = None) -> Pages:
-    """Fetch each distinct URL once (fragments ignored); cached facts are reused when fresh."""
+                    socket_factory: Callable[..., Any] | None = None,
+                    on_page: Callable[[str, Page], None] | None = None) -> Pages:
+    """Fetch each distinct URL once (fragments ignored); cached facts are reused when fresh.
+    `on_page(url, page)` is called as each URL's page is known (cache hits first), so a caller can
+    start judging pages while the rest are still being fetched."""
     own = _open_cache(config) if cache is None and config.use_cache else None
     store = cache or own
     try:
-        return await _fetch_all(urls, config, progress, resolver, store, keep_bodies, socket_factory)
+        return await _fetch_all(urls, config, progress, resolver, store, keep_bodies, socket_factory, on_page)
     finally:
         if own is not None:
             own.close()
 
 
 async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resolver: Any, cache: Cache | None,
-                     keep_bodies: bool, socket_factory: Callable[..., Any] | None) -> Pages:
+                     keep_bodies: bool, socket_factory: Callable[..., Any] | None,
+                     on_page: Callable[[str, Page], None] | None = None) -> Pages:
     by_target: dict[str, list[str]] = {}
     for url in urls:
         by_target.setdefault(url.split("#", 1)[0], []).append(url)
@@ -60,7 +64,7 @@ async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resol
     with ProgressBar(progress, len(by_target)) as bar:
         bar.advance(len(hits))
         for target, page in hits.items():
-            _record(pages, by_target[target], page, None)
+            _record(pages, by_target[target], page, None, on_page)
         pages.cached = len(hits)
         todo = [t for t in by_target if t not in hits]
         if not todo:
@@ -68,7 +72,7 @@ async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resol
         async with Fetcher(config, resolver=resolver, socket_factory=socket_factory) as fetcher:
             async def one(target: str) -> None:
                 result = await fetcher.fetch_fresh(target, keep_body=keep_bodies)
-                _record(pages, by_target[target], result.page, result.body)
+                _record(pages, by_target[target], result.page, result.body, on_page)
                 if cache is not None:
                     pending.append(result.page)
                     if len(pending) >= FLUSH_EVERY:  # written as we go: an interrupted run resumes
@@ -83,11 +87,14 @@ async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resol
     return pages
 
 
-def _record(pages: Pages, urls: list[str], page: Page, body: bytes | None) -> None:
+def _record(pages: Pages, urls: list[str], page: Page, body: bytes | None,
+            on_page: Callable[[str, Page], None] | None = None) -> None:
     for url in urls:
         pages[url] = page if url == page.url else _renamed(page, url)
         if body is not None:
             pages.bodies[url] = body
+        if on_page is not None:
+            on_page(url, pages[url])
 
 
 def _renamed(page: Page, url: str) -> Page:

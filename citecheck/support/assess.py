@@ -38,32 +38,47 @@ class LexicalVerifier:
         words = set(content_words(claim))
         if not words or not passages:
             return 0, 0.0
+        sets = getattr(passages, "sets", None) or [_word_set(p) for p in passages]
         # Word coverage is cheap set arithmetic; the fuzzy ratio runs only on the best few passages.
-        ranked = sorted(range(len(passages)), key=lambda i: -len(words & _word_set(passages[i])))[:5]
-        scored = [(similarity(words, claim, passages[i]), i) for i in ranked]
+        ranked = sorted(range(len(passages)), key=lambda i: -len(words & sets[i]))[:5]
+        scored = [(similarity(words, claim, passages[i], sets[i]), i) for i in ranked]
         best_s, best_i = max(scored, key=lambda pair: (pair[0], -pair[1]))
         return best_i, best_s
 
 
-def similarity(claim_words: set[str], claim: str, passage: str) -> float:
+def similarity(claim_words: set[str], claim: str, passage: str, passage_words: frozenset[str] | None = None) -> float:
     if not claim_words:
         return 0.0
-    coverage = len(claim_words & _word_set(passage)) / len(claim_words)
+    have = passage_words if passage_words is not None else _word_set(passage)
+    coverage = len(claim_words & have) / len(claim_words)
     return 0.75 * coverage + 0.25 * fuzz.token_set_ratio(claim, passage) / 100
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=8192)  # sentences repeat across a site's pages (navigation, boilerplate)
 def _word_set(passage: str) -> frozenset[str]:
     return frozenset(content_words(passage))
 
 
+class Passages(list[str]):
+    """Passages plus the content-word set of each (`sets`), built from per-sentence sets so each
+    sentence is tokenised once, not once per window it falls in."""
+
+    sets: list[frozenset[str]]
+
+
 @lru_cache(maxsize=64)
-def passages(text: str, window: int = 3, limit: int = 400) -> list[str]:
+def passages(text: str, window: int = 3, limit: int = 400) -> Passages:
     """Overlapping windows of `window` sentences (at most `limit` windows); memoised per source."""
-    sentences = [s.strip() for _, s in split_sentences(text)]
+    sentences = [s.strip() for _, s in split_sentences(text)][: limit + window - 1]
+    words = [_word_set(s) for s in sentences]
     if len(sentences) <= window:
-        return [" ".join(sentences)] if sentences else []
-    return [" ".join(sentences[i:i + window]) for i in range(min(limit, len(sentences) - window + 1))]
+        out = Passages([" ".join(sentences)] if sentences else [])
+        out.sets = [frozenset().union(*words)] if sentences else []
+        return out
+    count = min(limit, len(sentences) - window + 1)
+    out = Passages(" ".join(sentences[i:i + window]) for i in range(count))
+    out.sets = [frozenset().union(*words[i:i + window]) for i in range(count)]
+    return out
 
 
 @dataclass(frozen=True)
@@ -125,7 +140,12 @@ def _missing_entities(claim: str, source: str, thresholds: Thresholds) -> tuple[
 @lru_cache(maxsize=64)
 def _index(source: str) -> tuple[str, frozenset[str]]:
     lowered = source.lower()
+    if lowered.isascii():  # the same tokens as [a-z0-9]+, by byte translation (~5x faster)
+        return lowered, frozenset(lowered.encode("ascii").translate(_NOT_ALNUM).decode("ascii").split())
     return lowered, frozenset(re.findall(r"[a-z0-9]+", lowered))
+
+
+_NOT_ALNUM = bytes(c if chr(c).isalnum() and c < 128 else 32 for c in range(256))
 
 
 def acronym(parts: list[str]) -> str:

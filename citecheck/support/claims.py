@@ -39,8 +39,12 @@ def footnote_urls(doc: Document) -> dict[str, list[str]]:
             ranges[label].add(number)
         else:
             label = ""
-    for label, for_lines in ranges.items():
-        out[label] = [link.url for link in doc.links if link.location.line in for_lines and not link.in_code]
+    by_line: dict[int, list[str]] = {}
+    for link in doc.links:
+        if not link.in_code:
+            by_line.setdefault(link.location.line, []).append(link.url)
+    for label, for_lines in ranges.items():  # links in document order, as before
+        out[label] = [url for number in sorted(for_lines) for url in by_line.get(number, [])]
     return out
 
 

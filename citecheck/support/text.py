@@ -4,7 +4,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-_SENT_END_RE = re.compile(r"(?<=[.!?。！？])[\"'”’)\]]*\s+(?=[\"'“‘(\[]?[A-Z0-9\u4e00-\u9fff])")
+# Matches from the sentence's final punctuation (a first-character class the regex engine can scan
+# for), not from a look-behind tried at every position: the sentence ends one character in.
+_SENT_END_RE = re.compile(r"[.!?。！？][\"'”’)\]]*\s+(?=[\"'“‘(\[]?[A-Z0-9\u4e00-\u9fff])")
 _ABBREV = ("e.g.", "i.e.", "etc.", "vs.", "Inc.", "Ltd.", "Corp.", "Co.", "Mr.", "Ms.", "Dr.", "St.", "No.", "U.S.",
            "approx.", "Jan.", "Feb.", "Mar.", "Apr.", "Aug.", "Sept.", "Sep.", "Oct.", "Nov.", "Dec.", "Fig.")
 _MD_LINK_RE = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
@@ -24,11 +26,12 @@ def split_sentences(text: str) -> list[tuple[int, str]]:
     """(offset, sentence) pairs; conservative about abbreviations and decimals."""
     protected = text
     for abbr in _ABBREV:
-        protected = protected.replace(abbr, abbr.replace(".", "\x00"))
+        if abbr in protected:  # most texts hold few of them: skip the no-op replaces
+            protected = protected.replace(abbr, abbr.replace(".", "\x00"))
     out: list[tuple[int, str]] = []
     start = 0
     for m in _SENT_END_RE.finditer(protected):
-        out.append((start, text[start:m.start()]))
+        out.append((start, text[start:m.start() + 1]))
         start = m.end()
     out.append((start, text[start:]))
     return [(o, s) for o, s in out if s.strip()]
@@ -54,7 +57,14 @@ def stem(word: str) -> str:
 
 
 def content_words(text: str) -> list[str]:
-    return [stem(w) for w in _WORD_RE.findall(text) if w.lower() not in STOPWORDS and not w[0].isdigit()]
+    kept = map(_content_stem, _WORD_RE.findall(text))
+    return [w for w in kept if w]
+
+
+@lru_cache(maxsize=65536)
+def _content_stem(word: str) -> str:
+    """The stem of a content word; '' for a stopword or a number (one cached call per token)."""
+    return "" if word.lower() in STOPWORDS or word[0].isdigit() else stem(word)
 
 
 def numbers(text: str) -> set[str]:

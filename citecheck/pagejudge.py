@@ -1,0 +1,116 @@
+"""Page rules judged while the audit is still fetching: a forked worker takes pages as they arrive.
+
+An online audit is two kinds of CPU work: the fetch loop (one core: aiohttp, parsing bodies) and
+the rules (page rules on every fetched page, memo rules such as M008 on the whole document). On a
+multi-core machine the page rules need not wait for the last response: `fetch_all` reports each
+page as it is known (`on_page`), batches of (links, page) go to a worker process forked before the
+first request, and the memo rules then run in the parent while the worker finishes its queue.
+
+Rules are pure functions of their subjects, so the worker's findings are exactly the ones the
+parent would compute (a test runs both ways and compares); a rule crash comes back as the engine's
+E000 finding and marks the parent's engine as crashed. Small audits (fewer than
+`PARALLEL_MIN_URLS` URLs), single-core machines and platforms without `fork` judge in-process.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sys
+from collections.abc import Iterable
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any
+
+from citecheck.engine.run import Engine
+from citecheck.models import Finding, Link, Page
+
+PARALLEL_MIN_URLS = 300  # below this a fork costs more than it saves
+BATCH = 64
+_ENGINE: Engine | None = None  # what the forked worker inherits
+
+Item = tuple[str, list[Link], Page]  # (document path, the links citing one URL, its page)
+
+
+def _ignore_sigint() -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+
+
+def _warm() -> None:
+    return None
+
+
+def judge_batch(items: list[Item]) -> list[Finding]:
+    """In the worker: page-stage findings for a batch of (path, links, page)."""
+    assert _ENGINE is not None, "judge_batch runs only in a forked worker"
+    out: list[Finding] = []
+    for path, links, page in items:
+        out += _ENGINE.check_pages(links, {page_key(links): page}, path)
+    return out
+
+
+def page_key(links: list[Link]) -> str:
+    return links[0].url
+
+
+def can_fork() -> bool:
+    return (os.cpu_count() or 1) > 1 and "fork" in multiprocessing.get_all_start_methods() \
+        and sys.version_info < (3, 14)
+
+
+class PageJudge:
+    """Collects pages from `fetch_all(on_page=…)` and judges them in a forked worker.
+
+    `on_page` must be called with the URL exactly as the links cite it (what `fetch_all` does)."""
+
+    def __init__(self, engine: Engine, documents: Iterable[Any]) -> None:
+        global _ENGINE
+        self.engine = engine
+        self.links: dict[str, list[tuple[str, list[Link]]]] = {}
+        for doc in documents:
+            per_url: dict[str, list[Link]] = {}
+            for link in doc.links:
+                per_url.setdefault(link.url, []).append(link)
+            for url, links in per_url.items():
+                self.links.setdefault(url, []).append((doc.path, links))
+        self.batch: list[Item] = []
+        self.futures: list[Future[list[Finding]]] = []
+        _ENGINE = engine
+        context = multiprocessing.get_context("fork")
+        self.pool: ProcessPoolExecutor | None = ProcessPoolExecutor(max_workers=1, mp_context=context,
+                                                                    initializer=_ignore_sigint)
+        self.pool.submit(_warm).result()  # fork now, before the fetcher starts any thread
+
+    @staticmethod
+    def wanted(url_count: int) -> bool:
+        return url_count >= PARALLEL_MIN_URLS and can_fork()
+
+    def on_page(self, url: str, page: Page) -> None:
+        for path, links in self.links.get(url, []):
+            self.batch.append((path, links, page))
+        if len(self.batch) >= BATCH:
+            self._submit()
+
+    def _submit(self) -> None:
+        if self.batch and self.pool is not None:
+            self.futures.append(self.pool.submit(judge_batch, self.batch))
+            self.batch = []
+
+    def results(self) -> dict[str, list[Finding]]:
+        """Every page finding, by document path (waits for the worker)."""
+        self._submit()
+        by_path: dict[str, list[Finding]] = {}
+        try:
+            for future in self.futures:
+                for finding in future.result():
+                    by_path.setdefault(finding.path, []).append(finding)
+                    if finding.rule == "E000":
+                        self.engine.crashed = True  # the worker's engine is a copy: tell the parent's
+        finally:
+            self.close()
+        return by_path
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+            self.pool = None

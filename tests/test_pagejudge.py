@@ -1,0 +1,65 @@
+"""Page rules judged in a forked worker while fetching give exactly the in-process findings."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hostile import HostileWeb
+from hostile_net import ServerThread
+
+import citecheck
+from citecheck import pagejudge
+from citecheck.config import Config, FetchConfig
+
+PATHS = ["/article", "/missing", "/gone", "/soft404", "/pdf", "/deep", "/latin1", "/linkedin", "/cf", "/chain/2",
+         "/loop/a", "/to"]
+
+
+@pytest.fixture
+def served() -> Iterator[Any]:
+    web = HostileWeb()
+    with ServerThread(web.app) as thread:
+        web.base = f"http://127.0.0.1:{thread.port}"  # type: ignore[attr-defined]
+        yield web
+
+
+def _memo(tmp_path: Path, base: str) -> Path:
+    lines = ["# Memo", ""]
+    for n, path in enumerate(PATHS * 2):  # each URL cited twice: findings at every location
+        lines.append(f"Claim {n} about the harbor ([source {n}]({base}{path})).\n")
+    lines.append(f"<!-- citecheck: disable=H001 reason=\"known dead\" -->\nSuppressed: {base}/missing\n")
+    memo = tmp_path / "memo.md"
+    memo.write_text("\n".join(lines), encoding="utf-8")
+    return memo
+
+
+def _audit(memo: Path) -> Any:
+    config = Config(fetch=FetchConfig(allow=("127.0.0.1",), use_cache=False, timeout=5, retries=0))
+    return citecheck.audit([str(memo)], config, online=True)
+
+
+@pytest.mark.skipif(not pagejudge.can_fork(), reason="needs fork and two cores")
+def test_worker_findings_equal_in_process_findings(served: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    memo = _memo(tmp_path, served.base)
+    inline = _audit(memo)
+    used: list[bool] = []
+    real_results = pagejudge.PageJudge.results
+
+    def spy(self: pagejudge.PageJudge) -> Any:
+        used.append(True)
+        return real_results(self)
+
+    monkeypatch.setattr(pagejudge, "PARALLEL_MIN_URLS", 1)
+    monkeypatch.setattr(pagejudge.PageJudge, "results", spy)
+    forked = _audit(memo)
+    assert used == [True]  # the worker path really ran
+    assert {f.rule for f in inline.findings} >= {"H001", "H003", "H006"}  # the page rules had work to do
+    assert forked.findings == inline.findings
+    assert forked.suppressed == inline.suppressed and forked.suppressed  # directives apply to worker findings
+    assert forked.crashed is inline.crashed is False
+
+
+def test_small_audits_stay_in_process() -> None:
+    assert not pagejudge.PageJudge.wanted(pagejudge.PARALLEL_MIN_URLS - 1)
