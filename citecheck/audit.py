@@ -125,11 +125,16 @@ def judge(inputs: Inputs, config: Config, registry: Registry, *, pages: Mapping[
     engine = engine or Engine(resolve(registry, config))
     pages = pages if pages is not None else {}
     per_doc: list[list[Finding]] = []
+    if page_judge is not None:  # the worker takes half of M008's claims (it holds the full pages)
+        for index in range(len(inputs.documents)):
+            page_judge.share_memo(index, corpus, (1, 2))
     for doc in inputs.documents:
         doc_findings = engine.check_links(doc.links, doc.path)
         if page_judge is None:
             doc_findings += engine.check_pages(doc.links, pages, doc.path)
-        doc_findings += engine.check_memo(Memo(doc, corpus, pages))
+            doc_findings += engine.check_memo(Memo(doc, corpus, pages))
+        else:
+            doc_findings += engine.check_memo(Memo(doc, corpus, pages), shard=(0, 2))
         per_doc.append(doc_findings)
     from_worker = page_judge.results() if page_judge is not None else {}
     findings: list[Finding] = []

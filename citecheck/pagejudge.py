@@ -18,6 +18,7 @@ import os
 import sys
 from collections.abc import Iterable
 from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import replace
 from typing import Any
 
 from citecheck.engine.run import Engine
@@ -26,6 +27,8 @@ from citecheck.models import Finding, Link, Page
 PARALLEL_MIN_URLS = 300  # below this a fork costs more than it saves
 BATCH = 64
 _ENGINE: Engine | None = None  # what the forked worker inherits
+_DOCUMENTS: list[Any] = []  # the audit's documents, inherited too
+_PAGES: dict[str, Page] = {}  # the full pages the worker has been sent (M008's share needs them)
 
 Item = tuple[str, list[Link], Page]  # (document path, the links citing one URL, its page)
 
@@ -45,8 +48,17 @@ def judge_batch(items: list[Item]) -> list[Finding]:
     assert _ENGINE is not None, "judge_batch runs only in a forked worker"
     out: list[Finding] = []
     for path, links, page in items:
+        _PAGES[page_key(links)] = page
         out += _ENGINE.check_pages(links, {page_key(links): page}, path)
     return out
+
+
+def judge_memo_share(index: int, corpus: Any, shard: tuple[int, int]) -> list[Finding]:
+    """In the worker: its share of the shardable memo rules (M008) on document `index`."""
+    from citecheck.engine.run import Memo
+
+    assert _ENGINE is not None, "judge_memo_share runs only in a forked worker"
+    return _ENGINE.check_memo(Memo(_DOCUMENTS[index], corpus, _PAGES), shard=shard, only_shardable=True)
 
 
 def page_key(links: list[Link]) -> str:
@@ -65,6 +77,7 @@ class PageJudge:
 
     def __init__(self, engine: Engine, documents: Iterable[Any]) -> None:
         global _ENGINE
+        documents = list(documents)
         self.engine = engine
         self.links: dict[str, list[tuple[str, list[Link]]]] = {}
         for doc in documents:
@@ -75,7 +88,9 @@ class PageJudge:
                 self.links.setdefault(url, []).append((doc.path, links))
         self.batch: list[Item] = []
         self.futures: list[Future[list[Finding]]] = []
+        self.documents = list(documents)
         _ENGINE = engine
+        _DOCUMENTS[:] = self.documents
         context = multiprocessing.get_context("fork")
         self.pool: ProcessPoolExecutor | None = ProcessPoolExecutor(max_workers=1, mp_context=context,
                                                                     initializer=_ignore_sigint)
@@ -85,16 +100,28 @@ class PageJudge:
     def wanted(url_count: int) -> bool:
         return url_count >= PARALLEL_MIN_URLS and can_fork()
 
-    def on_page(self, url: str, page: Page) -> None:
+    def on_page(self, url: str, page: Page) -> Page:
+        """Queue the page for the worker; return the slimmer copy the parent keeps (the markup
+        sample and the sibling probe's text serve only page rules: ~40 % of a page's facts)."""
         for path, links in self.links.get(url, []):
             self.batch.append((path, links, page))
         if len(self.batch) >= BATCH:
             self._submit()
+        if not page.html_sample and page.sibling_text is None:
+            return page
+        return replace(page, html_sample="", sibling_text=None)
 
     def _submit(self) -> None:
         if self.batch and self.pool is not None:
             self.futures.append(self.pool.submit(judge_batch, self.batch))
             self.batch = []
+
+    def share_memo(self, index: int, corpus: Any, shard: tuple[int, int]) -> None:
+        """Queue the worker's share of the shardable memo rules on document `index` (after every
+        page has been submitted, so the worker holds them all)."""
+        self._submit()
+        if self.pool is not None:
+            self.futures.append(self.pool.submit(judge_memo_share, index, corpus, shard))
 
     def results(self) -> dict[str, list[Finding]]:
         """Every page finding, by document path (waits for the worker)."""

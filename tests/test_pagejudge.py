@@ -55,10 +55,13 @@ def test_worker_findings_equal_in_process_findings(served: Any, tmp_path: Path, 
     monkeypatch.setattr(pagejudge.PageJudge, "results", spy)
     forked = _audit(memo)
     assert used == [True]  # the worker path really ran
-    assert {f.rule for f in inline.findings} >= {"H001", "H003", "H006"}  # the page rules had work to do
+    assert {f.rule for f in inline.findings} >= {"H001", "H003", "H006", "M008"}  # page rules and M008 had work
     assert forked.findings == inline.findings
     assert forked.suppressed == inline.suppressed and forked.suppressed  # directives apply to worker findings
     assert forked.crashed is inline.crashed is False
+    # the parent keeps slim pages (markup samples served the worker's page rules only)
+    assert any(p.html_sample for p in inline.pages.values()) and not any(p.html_sample for p in forked.pages.values())
+    assert {u: p.title for u, p in forked.pages.items()} == {u: p.title for u, p in inline.pages.items()}
 
 
 def test_small_audits_stay_in_process() -> None:

@@ -36,6 +36,7 @@ SEVERITY = "warning"
 DEFAULTS: dict[str, Any] = {"min_score": 0.5, "check_numbers": True, "check_entities": True, "ignore_entities": [],
                             "verifier": "lexical"}
 PLUGINS = {"verifier": "citecheck.verifiers"}
+SHARDABLE = True  # claims are judged independently: the engine may split them across processes
 OPTIONS = {"min_score": "lowest lexical support score (0-1) for the best passage",
            "check_numbers": "numbers, percentages and years in the claim must appear in the passage",
            "check_entities": "capitalised names in the claim must appear in the source",
@@ -97,7 +98,10 @@ def check(memo: Any, options: Mapping[str, Any]) -> Iterator[Hit]:
         ignore.add(str(company["name"]))
     limits = Thresholds(float(options.get("min_score", 0.5)), bool(options.get("check_numbers", True)),
                         bool(options.get("check_entities", True)), frozenset(ignore))
-    for claim in cited_claims(memo.document):
+    part, parts = options.get("shard") or (0, 1)
+    for index, claim in enumerate(cited_claims(memo.document)):
+        if index % parts != part:
+            continue
         texts = [(sid, sources.by_id[sid]) for sid in claim.ids if sid in sources.by_id]
         texts += [(url, text) for url in claim.urls if (text := sources.for_url(url)) is not None]
         if not texts:

@@ -26,6 +26,7 @@ class RuleSpec:
     pack: str = ""  # name of the data pack the engine injects as options["pack"]
     plugins: Mapping[str, str] = field(default_factory=dict)  # option -> entry-point group it names
     origin: str = ""  # module path or pack file
+    shardable: bool = False  # a memo rule whose work units are independent: honours options["shard"]
 
     @property
     def summary(self) -> str:
@@ -44,6 +45,7 @@ def spec_from_module(module: ModuleType) -> RuleSpec:
         doc=inspect.getdoc(module) or "", check=module.check,
         defaults=dict(getattr(module, "DEFAULTS", {})), options_doc=dict(getattr(module, "OPTIONS", {})),
         pack=getattr(module, "PACK", ""), plugins=dict(getattr(module, "PLUGINS", {})), origin=origin,
+        shardable=bool(getattr(module, "SHARDABLE", False)),
     )
     validate(spec)
     return spec

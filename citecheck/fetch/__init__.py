@@ -39,10 +39,11 @@ class Pages(dict[str, Page]):
 async def fetch_all(urls: list[str], config: FetchConfig, *, progress: bool = False, resolver: Any = None,
                     cache: Cache | None = None, keep_bodies: bool = False,
                     socket_factory: Callable[..., Any] | None = None,
-                    on_page: Callable[[str, Page], None] | None = None) -> Pages:
+                    on_page: Callable[[str, Page], Page | None] | None = None) -> Pages:
     """Fetch each distinct URL once (fragments ignored); cached facts are reused when fresh.
     `on_page(url, page)` is called as each URL's page is known (cache hits first), so a caller can
-    start judging pages while the rest are still being fetched."""
+    start judging pages while the rest are still being fetched; a page it returns replaces the one
+    kept in the result (the cache always gets the full facts)."""
     own = _open_cache(config) if cache is None and config.use_cache else None
     store = cache or own
     try:
@@ -54,7 +55,7 @@ async def fetch_all(urls: list[str], config: FetchConfig, *, progress: bool = Fa
 
 async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resolver: Any, cache: Cache | None,
                      keep_bodies: bool, socket_factory: Callable[..., Any] | None,
-                     on_page: Callable[[str, Page], None] | None = None) -> Pages:
+                     on_page: Callable[[str, Page], Page | None] | None = None) -> Pages:
     by_target: dict[str, list[str]] = {}
     for url in urls:
         by_target.setdefault(url.split("#", 1)[0], []).append(url)
@@ -88,13 +89,15 @@ async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resol
 
 
 def _record(pages: Pages, urls: list[str], page: Page, body: bytes | None,
-            on_page: Callable[[str, Page], None] | None = None) -> None:
+            on_page: Callable[[str, Page], Page | None] | None = None) -> None:
     for url in urls:
         pages[url] = page if url == page.url else _renamed(page, url)
         if body is not None:
             pages.bodies[url] = body
         if on_page is not None:
-            on_page(url, pages[url])
+            kept = on_page(url, pages[url])
+            if kept is not None:
+                pages[url] = kept
 
 
 def _renamed(page: Page, url: str) -> Page:
