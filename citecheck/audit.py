@@ -100,7 +100,7 @@ async def audit_inputs(inputs: Inputs, config: Config, registry: Registry, *, on
         # the fetch, so it keeps the in-process path.
         streams = fetcher is None or getattr(fetcher, "streams_pages", False)
         if streams and not archive_check and PageJudge.wanted(len(urls)):
-            judge_pages = PageJudge(engine, inputs.documents)
+            judge_pages = PageJudge(engine, inputs.documents, _memo_path(config))
         try:
             pages = await _fetch(urls, config, fetcher, judge_pages.on_page if judge_pages else None)
         except BaseException:
@@ -113,6 +113,15 @@ async def audit_inputs(inputs: Inputs, config: Config, registry: Registry, *, on
             pages = await check_archives(pages, config.fetch.archive_url)
     return judge(inputs, config, registry, pages=pages, online=online, corpus=corpus, started=started,
                  engine=engine, page_judge=judge_pages)
+
+
+def _memo_path(config: Config) -> str | None:
+    """Where page-rule results are memoised: the fetch cache, when there is one."""
+    if not config.fetch.use_cache:
+        return None
+    from citecheck.fetch.cache import default_path
+
+    return str(config.fetch.cache or default_path())
 
 
 def judge(inputs: Inputs, config: Config, registry: Registry, *, pages: Mapping[str, Page] | None = None,

@@ -29,6 +29,7 @@ BATCH = 64
 _ENGINE: Engine | None = None  # what the forked worker inherits
 _DOCUMENTS: list[Any] = []  # the audit's documents, inherited too
 _PAGES: dict[str, Page] = {}  # the full pages the worker has been sent (M008's share needs them)
+_MEMO: dict[str, Any] = {"path": None, "salt": "", "cache": None}  # page-rule memo (see citecheck.rulememo)
 
 Item = tuple[str, list[Link], Page]  # (document path, the links citing one URL, its page)
 
@@ -46,11 +47,54 @@ def _warm() -> None:
 def judge_batch(items: list[Item]) -> list[Finding]:
     """In the worker: page-stage findings for a batch of (path, links, page)."""
     assert _ENGINE is not None, "judge_batch runs only in a forked worker"
-    out: list[Finding] = []
-    for path, links, page in items:
+    for _path, links, page in items:
         _PAGES[page_key(links)] = page
-        out += _ENGINE.check_pages(links, {page_key(links): page}, path)
+    cache = _memo_cache()
+    if cache is None:
+        out: list[Finding] = []
+        for path, links, page in items:
+            out += _ENGINE.check_pages(links, {page_key(links): page}, path)
+        return out
+    return _judge_memoised(items, cache)
+
+
+def _judge_memoised(items: list[Item], cache: Any) -> list[Finding]:
+    """Findings for each link from the memo when known, else from the rules (then remembered);
+    one read and one write transaction per batch."""
+    from citecheck.rulememo import KIND, restored, storable
+    from citecheck.rulememo import page_key as memo_key
+
+    assert _ENGINE is not None
+    salt = _MEMO["salt"]
+    keyed = [(memo_key(salt, link, page), path, link, page) for path, links, page in items for link in links]
+    known = cache.get_extras(KIND, [key for key, *_ in keyed])
+    out: list[Finding] = []
+    fresh: dict[str, dict[str, Any]] = {}
+    for key, path, link, page in keyed:
+        found = restored(known.get(key), link)
+        if found is None:
+            found = _ENGINE.check_pages([link], {link.url: page}, path)
+            value = storable(found)
+            if value is not None:
+                fresh[key] = value
+        out += found
+    cache.put_extras(KIND, fresh)
     return out
+
+
+def _memo_cache() -> Any:
+    """The worker's own connection to the fetch cache (opened after the fork), or None."""
+    if _MEMO["path"] is None:
+        return None
+    if _MEMO["cache"] is None:
+        from citecheck.fetch.cache import Cache
+
+        try:
+            _MEMO["cache"] = Cache(_MEMO["path"])
+        except Exception:  # noqa: BLE001 - an unusable cache only costs the memo
+            _MEMO["path"] = None
+            return None
+    return _MEMO["cache"]
 
 
 def judge_memo_share(index: int, corpus: Any, shard: tuple[int, int]) -> list[Finding]:
@@ -75,7 +119,9 @@ class PageJudge:
 
     `on_page` must be called with the URL exactly as the links cite it (what `fetch_all` does)."""
 
-    def __init__(self, engine: Engine, documents: Iterable[Any]) -> None:
+    def __init__(self, engine: Engine, documents: Iterable[Any], memo_cache: str | None = None) -> None:
+        """`memo_cache`: path of the fetch cache whose side table memoises page-rule results
+        (None: judge every page)."""
         global _ENGINE
         documents = list(documents)
         self.engine = engine
@@ -91,6 +137,13 @@ class PageJudge:
         self.documents = list(documents)
         _ENGINE = engine
         _DOCUMENTS[:] = self.documents
+        _PAGES.clear()
+        if memo_cache is not None:
+            from citecheck.rulememo import engine_digest
+
+            _MEMO.update(path=memo_cache, salt=engine_digest(engine), cache=None)
+        else:
+            _MEMO.update(path=None, salt="", cache=None)
         context = multiprocessing.get_context("fork")
         self.pool: ProcessPoolExecutor | None = ProcessPoolExecutor(max_workers=1, mp_context=context,
                                                                     initializer=_ignore_sigint)

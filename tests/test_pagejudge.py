@@ -66,3 +66,27 @@ def test_worker_findings_equal_in_process_findings(served: Any, tmp_path: Path, 
 
 def test_small_audits_stay_in_process() -> None:
     assert not pagejudge.PageJudge.wanted(pagejudge.PARALLEL_MIN_URLS - 1)
+
+
+@pytest.mark.skipif(not pagejudge.can_fork(), reason="needs fork and two cores")
+def test_warm_rerun_reuses_page_rule_results(served: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from citecheck.engine.run import Engine
+    from citecheck.fetch.cache import Cache
+
+    memo, log = _memo(tmp_path, served.base), tmp_path / "rule-runs.log"
+    real = Engine.check_pages
+
+    def counted(self: Engine, links: Any, pages: Any, path: str) -> Any:
+        with log.open("a", encoding="utf-8") as out:  # the worker is a fork: it reports through a file
+            out.write("run\n")
+        return real(self, links, pages, path)
+
+    monkeypatch.setattr(pagejudge, "PARALLEL_MIN_URLS", 1)
+    monkeypatch.setattr(Engine, "check_pages", counted)
+    config = Config(fetch=FetchConfig(allow=("127.0.0.1",), cache=str(tmp_path / "c.sqlite"), timeout=5, retries=0))
+    cold = citecheck.audit([str(memo)], config, online=True)
+    runs_cold = log.read_text(encoding="utf-8").count("run")
+    assert runs_cold > 0 and Cache(str(tmp_path / "c.sqlite")).stats()["extras"] > 0
+    warm = citecheck.audit([str(memo)], config, online=True)
+    assert log.read_text(encoding="utf-8").count("run") == runs_cold  # every result came from the memo
+    assert warm.findings == cold.findings and warm.suppressed == cold.suppressed

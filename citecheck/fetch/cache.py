@@ -172,6 +172,26 @@ class Cache:
         row = {"kind": kind, "key": key, "stored": time.time(), "data": json.dumps(value)}
         self._guard(lambda: self.db.table("extras").insert(row, pk=("kind", "key"), replace=True), None)
 
+    def get_extras(self, kind: str, keys: list[str]) -> dict[str, dict[str, Any]]:
+        """Several side-table records in one query (key → data)."""
+        def read() -> dict[str, dict[str, Any]]:
+            out: dict[str, dict[str, Any]] = {}
+            for start in range(0, len(keys), 500):  # under SQLite's bound-parameter limit
+                chunk = keys[start:start + 500]
+                marks = ",".join("?" * len(chunk))
+                for key, data in self.db.conn.execute(
+                        f"SELECT key, data FROM extras WHERE kind = ? AND key IN ({marks})", [kind, *chunk]):
+                    out[key] = json.loads(data)
+            return out
+        return self._guard(read, {}) if keys else {}
+
+    def put_extras(self, kind: str, items: dict[str, dict[str, Any]]) -> None:
+        """Several side-table records in one transaction."""
+        now = time.time()
+        rows = [{"kind": kind, "key": key, "stored": now, "data": json.dumps(value)} for key, value in items.items()]
+        if rows:
+            self._guard(lambda: self.db.table("extras").insert_all(rows, pk=("kind", "key"), replace=True), None)
+
     def stats(self) -> dict[str, Any]:
         conn = self.db.conn
         by_outcome = dict(conn.execute("SELECT outcome, COUNT(*) FROM pages GROUP BY outcome ORDER BY outcome"))
