@@ -17,6 +17,12 @@ CONFIG_NAMES = (".citecheck.yaml", ".citecheck.yml", "citecheck.yaml")
 SEVERITIES = ("error", "warning", "info")
 
 
+
+def default_cache_path() -> Path:
+    """The fetch cache when no `--cache` is given: `$XDG_CACHE_HOME/citecheck/cache.sqlite`."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "citecheck" / "cache.sqlite"
+
 @dataclass(frozen=True)
 class FetchConfig:
     timeout: float = 20.0  # per URL: every hop and retry included

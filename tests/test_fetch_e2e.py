@@ -47,7 +47,11 @@ def test_cli_audit_json(served: Any, tmp_path: Path) -> None:
     assert served.hits["/article"] == 1 and f"127.0.0.1:{served.base.rsplit(':', 1)[1]}: " in result.stderr
     again = CliRunner().invoke(main, args)
     assert json.loads(again.stdout)["findings"] == payload["findings"] and served.hits["/article"] == 1
-    assert "2 pages from the cache" in again.stderr
+    assert "unchanged since a stored audit" in again.stderr  # the result cache: nothing refetched or re-judged
+    memo(tmp_path, served.base).write_text(memo(tmp_path, served.base).read_text() + "\nEdited.\n")
+    edited = CliRunner().invoke(main, args)  # an edited memo re-runs the rules on the cached pages
+    assert json.loads(edited.stdout)["findings"] == payload["findings"] and served.hits["/article"] == 1
+    assert "2 pages from the cache" in edited.stderr
 
 
 def test_cli_without_allow_refuses_loopback(served: Any, tmp_path: Path) -> None:
@@ -79,6 +83,7 @@ def test_cache_cli(served: Any, tmp_path: Path) -> None:
     stats = CliRunner().invoke(main, ["cache", "stats", "--cache", cache, "--json"])
     assert stats.exit_code == 0 and json.loads(stats.stdout)["by_outcome"] == {"dead": 1, "ok": 1}
     assert "pruned 0 entries" in CliRunner().invoke(main, ["cache", "prune", "--cache", cache]).stdout
-    assert "cleared 2 entries" in CliRunner().invoke(main, ["cache", "clear", "--cache", cache]).stdout
+    # two pages and the stored audit result (citecheck.resultcache)
+    assert "cleared 3 entries" in CliRunner().invoke(main, ["cache", "clear", "--cache", cache]).stdout
     text = CliRunner().invoke(main, ["cache", "stats", "--cache", cache])
     assert "pages:    0" in text.stdout

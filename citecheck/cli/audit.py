@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
@@ -12,7 +13,7 @@ from citecheck.baseline import filter_new, load_baseline
 from citecheck.cli.options import build_config, config_options, fetch_options
 from citecheck.engine.registry import build_registry
 from citecheck.errors import InputError
-from citecheck.extract import DEFAULT_INCLUDE, collect, load_corpus
+from citecheck.extract import DEFAULT_INCLUDE, build_inputs, load_corpus, read_inputs, sniff
 from citecheck.report import available, pick, render
 from citecheck.report.gate import exit_code
 
@@ -55,16 +56,26 @@ def command(paths: tuple[str, ...], offline: bool, fmt: str, fail_on: str | None
         raise click.UsageError(f"format {fmt!r} is not available in this build")
     registry = build_registry(config.packs)
     corpus = load_corpus(corpus_path, config.max_file_size) if corpus_path else None
-    inputs = collect(paths, config.include or DEFAULT_INCLUDE, config.exclude, config.max_file_size)
-    if offline:
-        report = judge(inputs, config, registry, corpus=corpus)
-    else:
-        from citecheck import aio
+    files = read_inputs(paths, config.include or DEFAULT_INCLUDE, config.exclude, config.max_file_size)
+    results = None if offline or archive_check else _result_cache(config, fmt, files, corpus_path)
+    report: Any = results.lookup() if results is not None else None
+    if report is not None and verbose:
+        click.echo(f"citecheck: inputs, configuration and the {report.summary.get('fetched', 0)} cited pages are "
+                   "unchanged since a stored audit: its results are reused (--no-cache audits afresh)", err=True)
+    if report is None:
+        inputs = build_inputs(files)
+        if offline:
+            report = judge(inputs, config, registry, corpus=corpus)
+        else:
+            from citecheck import aio
 
-        report = aio.run(audit_inputs(inputs, config, registry, online=True, corpus=corpus,
-                                      archive_check=archive_check, fetcher=_fetcher(fmt in ("text", "html"), verbose)))
+            report = aio.run(audit_inputs(inputs, config, registry, online=True, corpus=corpus,
+                                          archive_check=archive_check,
+                                          fetcher=_fetcher(fmt in ("text", "html"), verbose)))
+            if results is not None:
+                results.store(report, report.pages)
     if baseline_path:
-        texts = {d.path: d.text for d in inputs.documents}
+        texts = dict(files)
         report.findings, hidden = filter_new(report.findings, texts, load_baseline(baseline_path))
         report.extra_summary["baselined"] = hidden
     payload = render(fmt, report.findings, report.summary, registry=registry, report=report, corpus=corpus,
@@ -83,6 +94,23 @@ def command(paths: tuple[str, ...], offline: bool, fmt: str, fail_on: str | None
         click.echo(f"citecheck: citation-truth score {score} is below --min-score {min_score}", err=True)
         code = 1
     sys.exit(code)
+
+
+def _result_cache(config: Any, fmt: str, files: list[tuple[str, str]], corpus_path: str | None) -> Any:
+    """The stored-results cache for this run (see citecheck.resultcache), when it can apply: an online
+    audit of memos (no corpus files among the inputs) with the fetch cache on, in a format made of
+    findings and summary only."""
+    from citecheck.config import default_cache_path
+    from citecheck.resultcache import FORMATS, ResultCache, run_key
+
+    if fmt not in FORMATS or not config.fetch.use_cache or any(sniff(p, t) == "corpus" for p, t in files):
+        return None
+    try:
+        corpus_bytes = Path(corpus_path).read_bytes() if corpus_path else None
+    except OSError:
+        return None  # load_corpus reported it already
+    path = Path(config.fetch.cache) if config.fetch.cache else default_cache_path()
+    return ResultCache(path, run_key(files, config, corpus_bytes), config.fetch.max_age_days)
 
 
 def _fetcher(progress: bool, verbose: bool) -> Any:

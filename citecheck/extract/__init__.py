@@ -34,23 +34,36 @@ class Inputs:
 def collect(paths: Iterable[str], include: Iterable[str] = DEFAULT_INCLUDE, exclude: Iterable[str] = (),
             max_bytes: int = DEFAULT_MAX_BYTES) -> Inputs:
     """Read every path (files, directories recursively, `-` for stdin) into subjects."""
-    inputs = Inputs()
+    return build_inputs(read_inputs(paths, include, exclude, max_bytes))
+
+
+def read_inputs(paths: Iterable[str], include: Iterable[str] = DEFAULT_INCLUDE, exclude: Iterable[str] = (),
+                max_bytes: int = DEFAULT_MAX_BYTES) -> list[tuple[str, str]]:
+    """(path, text) of every input file, in order, before any extraction."""
+    files: list[tuple[str, str]] = []
     include, exclude = tuple(include), tuple(exclude) + DEFAULT_EXCLUDE
     for raw in paths:
         if raw == "-":
-            _add(inputs, "<stdin>", _decode("<stdin>", sys.stdin.buffer.read(max_bytes + 1), max_bytes))
+            files.append(("<stdin>", _decode("<stdin>", sys.stdin.buffer.read(max_bytes + 1), max_bytes)))
             continue
         path = Path(raw)
         if path.is_dir():
-            files = sorted(_walk(path, include, exclude))
-            if not files:
+            found = sorted(_walk(path, include, exclude))
+            if not found:
                 raise InputError(f"{raw}: no memos or corpora found (include: {', '.join(include)})")
-            for file in files:
-                _add(inputs, str(file), read_text(str(file), max_bytes))
+            files += [(str(file), read_text(str(file), max_bytes)) for file in found]
         elif path.exists():
-            _add(inputs, raw, read_text(raw, max_bytes))
+            files.append((raw, read_text(raw, max_bytes)))
         else:
             raise InputError(f"{raw}: no such file or directory")
+    return files
+
+
+def build_inputs(files: Iterable[tuple[str, str]]) -> Inputs:
+    """Extract the subjects of files read by `read_inputs`."""
+    inputs = Inputs()
+    for path, text in files:
+        _add(inputs, path, text)
     return inputs
 
 
@@ -158,4 +171,4 @@ def load_corpus(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> Corpus:
     return load_corpus_text(path, read_text(path, max_bytes))
 
 
-__all__ = ["Inputs", "collect", "extract_document", "json", "load_corpus", "read_text"]
+__all__ = ["Inputs", "build_inputs", "collect", "extract_document", "json", "load_corpus", "read_inputs", "read_text"]

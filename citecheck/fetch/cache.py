@@ -18,6 +18,7 @@ from typing import Any, Self, TypeVar
 
 import sqlite_utils
 
+from citecheck.config import default_cache_path
 from citecheck.errors import InputError
 from citecheck.models import Hop, Outcome, Page
 from citecheck.urls import dedupe_key
@@ -30,8 +31,7 @@ T = TypeVar("T")
 
 
 def default_path() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "citecheck" / "cache.sqlite"
+    return default_cache_path()
 
 
 def cacheable(page: Page) -> bool:
@@ -171,6 +171,17 @@ class Cache:
     def put_extra(self, kind: str, key: str, value: dict[str, Any]) -> None:
         row = {"kind": kind, "key": key, "stored": time.time(), "data": json.dumps(value)}
         self._guard(lambda: self.db.table("extras").insert(row, pk=("kind", "key"), replace=True), None)
+
+    def fetched_at(self, urls: list[str]) -> dict[str, float]:
+        """When each URL's stored facts were fetched (URLs as stored; absent when not cached)."""
+        def read() -> dict[str, float]:
+            out: dict[str, float] = {}
+            for start in range(0, len(urls), 500):
+                chunk = urls[start:start + 500]
+                marks = ",".join("?" * len(chunk))
+                out.update(self.db.conn.execute(f"SELECT url, fetched FROM pages WHERE url IN ({marks})", chunk))
+            return out
+        return self._guard(read, {}) if urls else {}
 
     def get_extras(self, kind: str, keys: list[str]) -> dict[str, dict[str, Any]]:
         """Several side-table records in one query (key → data)."""

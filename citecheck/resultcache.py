@@ -1,0 +1,182 @@
+"""A whole audit's results memoised in the fetch cache, so re-auditing unchanged memos is instant.
+
+`citecheck audit` re-run on the same files with the same configuration, while every page they cite
+is still the same fresh cache entry, must give the same report: extraction, the rules and the
+score are pure functions of exactly those inputs. The result is stored in the fetch cache's side
+table under a digest of
+
+- citecheck's own code (every module and pack it ships, not just its version: an edited checkout
+  never reuses an old result) and the content of any extra pack folder the configuration names;
+- the configuration (every rule selection, severity, option and fetch setting), today's date
+  (future-date checks and `until=` suppressions depend on it) and the corpus file's bytes;
+- the path and text of every input file;
+
+and it is only served while each cited page's facts are the very cache rows the result was
+computed from (same fetch time) and still fresh under `--max-age`. A page that was refetched,
+expired or never cacheable (a transient failure) makes it a miss, and the audit runs in full.
+Results with a crashed rule are never stored. Used by the CLI for the formats that need only
+findings and the summary (text, json, sarif, github); html and junit reports run in full.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Iterable
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from citecheck import __version__
+from citecheck.config import Config
+from citecheck.models import Finding, Severity
+
+KIND = "audit"
+DAY = 86400.0
+FORMATS = ("text", "json", "sarif", "github")
+
+
+@lru_cache(maxsize=1)
+def code_digest() -> str:
+    """Digest of every file citecheck ships (modules and packs)."""
+    import citecheck
+
+    digest = hashlib.sha256(__version__.encode())
+    roots = [Path(citecheck.__file__).parent]
+    try:
+        from importlib import resources
+
+        roots.append(Path(str(resources.files("citecheck.packs"))))
+    except (ModuleNotFoundError, TypeError):  # pragma: no cover - packs are part of every install
+        pass
+    for root in roots:
+        digest.update(_tree_digest(root).encode())
+    return digest.hexdigest()
+
+
+def _tree_digest(root: Path) -> str:
+    digest = hashlib.sha256(str(root).encode())
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(names):
+            if name.endswith((".py", ".yaml", ".yml", ".json")):
+                path = Path(folder, name)
+                digest.update(name.encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def run_key(files: Iterable[tuple[str, str]], config: Config, corpus: bytes | None) -> str:
+    digest = hashlib.sha256(code_digest().encode())
+    digest.update(repr(config).encode())
+    for pack in config.packs:  # user packs: their content, not just their path
+        path = Path(pack)
+        if path.is_dir():
+            digest.update(_tree_digest(path).encode())
+        elif path.is_file():
+            digest.update(path.read_bytes())
+    digest.update(dt.date.today().isoformat().encode())
+    digest.update(hashlib.sha256(corpus).hexdigest().encode() if corpus is not None else b"-")
+    for path, text in files:
+        digest.update(f"\x00{path}\x00{len(text)}\x00".encode())
+        digest.update(text.encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
+
+
+class Cached:
+    """A stored audit: findings, suppressed findings and the summary, as the reporters need them."""
+
+    def __init__(self, findings: list[Finding], suppressed: list[Finding], summary: dict[str, Any]) -> None:
+        self.findings, self.suppressed, self._summary = findings, suppressed, summary
+        self.crashed = False
+        self.extra_summary: dict[str, Any] = {}
+
+    @property
+    def summary(self) -> dict[str, Any]:
+        return {**self._summary, **self.extra_summary}
+
+
+class ResultCache:
+    """`lookup()` a stored audit for these inputs, or `store(report, urls)` one.
+
+    The lookup reads the cache file with the standard library's sqlite3, read-only: a warm re-audit
+    does not pay for importing sqlite-utils (~0.3 s with numpy) or the fetch stack."""
+
+    def __init__(self, path: Path, key: str, max_age_days: float) -> None:
+        self.path, self.key, self.max_age_days = path, key, max_age_days
+
+    def lookup(self) -> Cached | None:
+        started = time.perf_counter()
+        if not self.path.is_file():
+            return None
+        try:
+            conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=5)
+            try:
+                entry = self._entry(conn)
+                stored: dict[str, float] = entry["pages"] if entry else {}
+                now = _fetched_at(conn, list(stored)) if entry else {}
+            finally:
+                conn.close()
+        except (sqlite3.Error, ValueError, TypeError, KeyError):
+            return None  # no readable entry: audit in full
+        if not entry:
+            return None
+        oldest = time.time() - self.max_age_days * DAY
+        if any(now.get(url) != when or when < oldest for url, when in stored.items()):
+            return None  # a page was refetched, has expired or left the cache: audit in full
+        try:
+            findings = [_finding(d) for d in entry["findings"]]
+            suppressed = [_finding(d) for d in entry["suppressed"]]
+        except (KeyError, TypeError, ValueError):
+            return None
+        summary = dict(entry.get("summary") or {})
+        summary["duration_s"] = round(time.perf_counter() - started, 3)
+        summary["from_result_cache"] = True
+        return Cached(findings, suppressed, summary)
+
+    def _entry(self, conn: sqlite3.Connection) -> dict[str, Any] | None:
+        row = conn.execute("SELECT data FROM extras WHERE kind = ? AND key = ?", [KIND, self.key]).fetchone()
+        entry = json.loads(row[0]) if row else None
+        return entry if isinstance(entry, dict) and isinstance(entry.get("pages"), dict) else None
+
+    def store(self, report: Any, urls: Iterable[str]) -> bool:
+        """Remember `report` (an audit of exactly these inputs) if every page it judged is a
+        cache row; True when stored."""
+        if report.crashed:
+            return False
+        from citecheck.errors import InputError
+        from citecheck.fetch.cache import Cache
+
+        try:
+            cache = Cache(self.path)
+        except InputError:
+            return False
+        try:
+            targets = sorted({url.split("#", 1)[0] for url in urls})
+            stamps = cache.fetched_at(targets)
+            if len(stamps) != len(targets):
+                return False  # some page is not cached (a transient failure): nothing to validate against
+            summary = {k: v for k, v in report.summary.items() if k != "duration_s"}
+            cache.put_extra(KIND, self.key, {
+                "pages": stamps, "summary": json.loads(json.dumps(summary, default=str)),
+                "findings": [f.to_dict() for f in report.findings],
+                "suppressed": [f.to_dict() for f in report.suppressed]})
+            return True
+        finally:
+            cache.close()
+
+
+def _fetched_at(conn: sqlite3.Connection, urls: list[str]) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for start in range(0, len(urls), 500):
+        chunk = urls[start:start + 500]
+        out.update(conn.execute(f"SELECT url, fetched FROM pages WHERE url IN ({','.join('?' * len(chunk))})", chunk))
+    return out
+
+
+def _finding(d: dict[str, Any]) -> Finding:
+    return Finding(d["path"], int(d["line"]), int(d["column"]), d["rule"], d["name"], Severity(d["severity"]),
+                   d["message"], d["url"], d["evidence"], d["fix"], d["section"])

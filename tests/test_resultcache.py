@@ -1,0 +1,96 @@
+"""The CLI's stored audit results: reused only while files, configuration, code and every cited
+page's cached facts are unchanged; anything else runs the audit in full."""
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from hostile import HostileWeb
+from hostile_net import ServerThread
+
+from citecheck.cli import main
+from citecheck.fetch.cache import Cache
+from citecheck.resultcache import KIND
+
+
+@pytest.fixture
+def served() -> Iterator[Any]:
+    web = HostileWeb()
+    with ServerThread(web.app) as thread:
+        web.base = f"http://127.0.0.1:{thread.port}"  # type: ignore[attr-defined]
+        yield web
+
+
+def _memo(tmp_path: Path, base: str, extra: str = "") -> Path:
+    memo = tmp_path / "memo.md"
+    memo.write_text(f"# Memo\n\nThe harbor grew 45% ([report]({base}/article)).\n\n"
+                    f"A study ([study]({base}/missing)) and a soft one ({base}/soft404).\n{extra}", encoding="utf-8")
+    return memo
+
+
+def _audit(memo: Path, cache: Path, *extra: str) -> tuple[dict[str, Any], int]:
+    result = CliRunner().invoke(main, ["audit", str(memo), "--allow", "127.0.0.1", "--format", "json", "--cache", str(cache),
+                                       "--timeout", "5", *extra])
+    assert result.exit_code in (0, 1), result.output
+    return json.loads(result.stdout), result.exit_code
+
+
+def _hits(web: Any) -> int:
+    return sum(web.hits.values())
+
+
+def test_unchanged_reaudit_reuses_the_stored_result(served: Any, tmp_path: Path) -> None:
+    memo, cache = _memo(tmp_path, served.base), tmp_path / "c.sqlite"
+    cold, code = _audit(memo, cache)
+    assert "from_result_cache" not in cold["summary"] and {f["rule"] for f in cold["findings"]} >= {"H001", "H003"}
+    requests = _hits(served)
+    warm, warm_code = _audit(memo, cache)
+    assert warm["summary"]["from_result_cache"] is True and warm_code == code
+    assert warm["findings"] == cold["findings"] and _hits(served) == requests  # not even a fetch
+    strip = {"duration_s", "from_result_cache"}
+    assert {k: v for k, v in warm["summary"].items() if k not in strip} == \
+        {k: v for k, v in cold["summary"].items() if k not in strip}
+
+
+def test_a_changed_memo_or_configuration_audits_in_full(served: Any, tmp_path: Path) -> None:
+    memo, cache = _memo(tmp_path, served.base), tmp_path / "c.sqlite"
+    _audit(memo, cache)
+    ignored, _ = _audit(memo, cache, "--ignore", "H003")
+    assert "from_result_cache" not in ignored["summary"] and not any(f["rule"] == "H003" for f in ignored["findings"])
+    _memo(tmp_path, served.base, extra="\nOne more sentence.\n")
+    edited, _ = _audit(memo, cache)
+    assert "from_result_cache" not in edited["summary"]
+    again, _ = _audit(memo, cache)
+    assert again["summary"]["from_result_cache"] is True
+
+
+def test_a_refetched_or_expired_page_audits_in_full(served: Any, tmp_path: Path) -> None:
+    memo, cache = _memo(tmp_path, served.base), tmp_path / "c.sqlite"
+    _audit(memo, cache)
+    store = Cache(str(cache))
+    with store.db.conn:  # the article's facts are replaced, as a refetch would
+        store.db.conn.execute("UPDATE pages SET fetched = fetched + 1 WHERE url LIKE '%/article'")
+    store.close()
+    refetched, _ = _audit(memo, cache)
+    assert "from_result_cache" not in refetched["summary"]
+    store = Cache(str(cache))
+    with store.db.conn:  # every fact 40 days old: past the 30-day default
+        store.db.conn.execute("UPDATE pages SET fetched = ?", [time.time() - 40 * 86400])
+    store.close()
+    expired, _ = _audit(memo, cache)
+    assert "from_result_cache" not in expired["summary"]
+
+
+def test_html_reports_and_crashes_are_never_served_from_it(served: Any, tmp_path: Path) -> None:
+    memo, cache = _memo(tmp_path, served.base), tmp_path / "c.sqlite"
+    result = CliRunner().invoke(main, ["audit", str(memo), "--allow", "127.0.0.1", "--format", "html", "-o",
+                                       str(tmp_path / "r.html"), "--cache", str(cache), "--timeout", "5"])
+    assert result.exit_code == 1, result.output
+    store = Cache(str(cache))
+    assert not store.db.conn.execute("SELECT COUNT(*) FROM extras WHERE kind = ?", [KIND]).fetchone()[0]
+    store.close()
