@@ -16,6 +16,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import sys
+import threading
 from collections.abc import Iterable
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import replace
@@ -109,6 +110,10 @@ def page_key(links: list[Link]) -> str:
     return links[0].url
 
 
+def single_threaded() -> bool:
+    return threading.active_count() == 1
+
+
 def can_fork() -> bool:
     return (os.cpu_count() or 1) > 1 and "fork" in multiprocessing.get_all_start_methods() \
         and sys.version_info < (3, 14)
@@ -151,7 +156,9 @@ class PageJudge:
 
     @staticmethod
     def wanted(url_count: int) -> bool:
-        return url_count >= PARALLEL_MIN_URLS and can_fork()
+        # Forking a process that runs other threads (an agent pipeline's executor, say) can copy a
+        # lock in a held state into the child: judge in-process then.
+        return url_count >= PARALLEL_MIN_URLS and can_fork() and single_threaded()
 
     def on_page(self, url: str, page: Page) -> Page:
         """Queue the page for the worker; return the slimmer copy the parent keeps (the markup
@@ -182,13 +189,29 @@ class PageJudge:
         by_path: dict[str, list[Finding]] = {}
         try:
             for future in self.futures:
-                for finding in future.result():
+                try:
+                    found = future.result()
+                except Exception as err:  # noqa: BLE001 - a dead worker is reported, never a traceback
+                    self._lost(by_path, err)
+                    break
+                for finding in found:
                     by_path.setdefault(finding.path, []).append(finding)
                     if finding.rule == "E000":
                         self.engine.crashed = True  # the worker's engine is a copy: tell the parent's
         finally:
             self.close()
         return by_path
+
+    def _lost(self, by_path: dict[str, list[Finding]], err: BaseException) -> None:
+        """The worker died (killed, out of memory): every document gets an E000 finding and the
+        run exits 2 — its page findings are incomplete, and saying nothing would pass dead links."""
+        from citecheck.models import Location
+
+        self.engine.crashed = True
+        for doc in self.documents:
+            by_path.setdefault(doc.path, []).append(self.engine.meta(
+                "E000", Location(doc.path), f"the page-rule worker process failed ({type(err).__name__}: {err}); "
+                "page rules and part of M008 did not run"))
 
     def close(self) -> None:
         if self.pool is not None:

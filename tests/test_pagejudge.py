@@ -52,6 +52,7 @@ def test_worker_findings_equal_in_process_findings(served: Any, tmp_path: Path, 
         return real_results(self)
 
     monkeypatch.setattr(pagejudge, "PARALLEL_MIN_URLS", 1)
+    monkeypatch.setattr(pagejudge, "single_threaded", lambda: True)  # the test server is a thread
     monkeypatch.setattr(pagejudge.PageJudge, "results", spy)
     forked = _audit(memo)
     assert used == [True]  # the worker path really ran
@@ -82,6 +83,7 @@ def test_warm_rerun_reuses_page_rule_results(served: Any, tmp_path: Path, monkey
         return real(self, links, pages, path)
 
     monkeypatch.setattr(pagejudge, "PARALLEL_MIN_URLS", 1)
+    monkeypatch.setattr(pagejudge, "single_threaded", lambda: True)  # the test server is a thread
     monkeypatch.setattr(Engine, "check_pages", counted)
     config = Config(fetch=FetchConfig(allow=("127.0.0.1",), cache=str(tmp_path / "c.sqlite"), timeout=5, retries=0))
     cold = citecheck.audit([str(memo)], config, online=True)
@@ -90,3 +92,32 @@ def test_warm_rerun_reuses_page_rule_results(served: Any, tmp_path: Path, monkey
     warm = citecheck.audit([str(memo)], config, online=True)
     assert log.read_text(encoding="utf-8").count("run") == runs_cold  # every result came from the memo
     assert warm.findings == cold.findings and warm.suppressed == cold.suppressed
+
+
+@pytest.mark.skipif(not pagejudge.can_fork(), reason="needs fork and two cores")
+def test_a_dead_worker_is_an_internal_error_not_a_clean_pass(served: Any, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+    import signal
+
+    def die(items: Any) -> Any:
+        os.kill(os.getpid(), signal.SIGKILL)  # the worker is killed mid-batch (OOM killer, say)
+
+    monkeypatch.setattr(pagejudge, "PARALLEL_MIN_URLS", 1)
+    monkeypatch.setattr(pagejudge, "single_threaded", lambda: True)  # the test server is a thread
+    monkeypatch.setattr(pagejudge, "judge_batch", die)
+    report = _audit(_memo(tmp_path, served.base))
+    assert report.crashed and any(f.rule == "E000" and "worker" in f.message for f in report.findings)
+
+
+def test_no_fork_while_other_threads_run() -> None:
+    import threading
+
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        assert not pagejudge.PageJudge.wanted(10 ** 6)
+    finally:
+        stop.set()
+        thread.join()
