@@ -48,8 +48,8 @@ def _warm() -> None:
 def judge_batch(items: list[Item]) -> list[Finding]:
     """In the worker: page-stage findings for a batch of (path, links, page)."""
     assert _ENGINE is not None, "judge_batch runs only in a forked worker"
-    for _path, links, page in items:
-        _PAGES[page_key(links)] = page
+    for _path, links, page in items:  # kept for M008's share, which reads titles and text only
+        _PAGES[page_key(links)] = slim(page)
     cache = _memo_cache()
     if cache is None:
         out: list[Finding] = []
@@ -104,6 +104,13 @@ def judge_memo_share(index: int, corpus: Any, shard: tuple[int, int]) -> list[Fi
 
     assert _ENGINE is not None, "judge_memo_share runs only in a forked worker"
     return _ENGINE.check_memo(Memo(_DOCUMENTS[index], corpus, _PAGES), shard=shard, only_shardable=True)
+
+
+def slim(page: Page) -> Page:
+    """The page without the facts only page rules read (markup sample, sibling probe text)."""
+    if not page.html_sample and page.sibling_text is None:
+        return page
+    return replace(page, html_sample="", sibling_text=None)
 
 
 def page_key(links: list[Link]) -> str:
@@ -167,9 +174,7 @@ class PageJudge:
             self.batch.append((path, links, page))
         if len(self.batch) >= BATCH:
             self._submit()
-        if not page.html_sample and page.sibling_text is None:
-            return page
-        return replace(page, html_sample="", sibling_text=None)
+        return slim(page)
 
     def _submit(self) -> None:
         if self.batch and self.pool is not None:
