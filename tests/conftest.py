@@ -2,7 +2,9 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,6 +25,18 @@ def _isolate_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
     for var in ("TAVILY_API_KEY", "SERPAPI_API_KEY", "BRAVE_API_KEY", "PERPLEXITY_API_KEY", "FIRECRAWL_API_KEY",
                 "OPENAI_API_KEY", "GITHUB_ACTIONS"):
         monkeypatch.delenv(var, raising=False)
+
+
+@pytest.fixture
+def served() -> Iterator[Any]:
+    """The hostile web (`hostile.HostileWeb`) on a loopback port; `.base` is its URL prefix."""
+    from hostile import HostileWeb
+    from hostile_net import ServerThread
+
+    web = HostileWeb()
+    with ServerThread(web.app) as thread:
+        web.base = f"http://127.0.0.1:{thread.port}"  # type: ignore[attr-defined]
+        yield web
 
 
 @pytest.fixture

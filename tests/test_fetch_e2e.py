@@ -2,27 +2,16 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from click.testing import CliRunner
 from hostile import HostileWeb
-from hostile_net import ServerThread
 
 import citecheck
 from citecheck.cli import main
 from citecheck.config import Config, FetchConfig
 from citecheck.models import Outcome
-
-
-@pytest.fixture
-def served() -> Iterator[Any]:
-    web = HostileWeb()
-    with ServerThread(web.app) as thread:
-        web.base = f"http://127.0.0.1:{thread.port}"  # type: ignore[attr-defined]
-        yield web
 
 
 def memo(tmp_path: Path, base: str) -> Path:

@@ -1,13 +1,10 @@
 """Page rules judged in a forked worker while fetching give exactly the in-process findings."""
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hostile import HostileWeb
-from hostile_net import ServerThread
 
 import citecheck
 from citecheck import pagejudge
@@ -15,14 +12,6 @@ from citecheck.config import Config, FetchConfig
 
 PATHS = ["/article", "/missing", "/gone", "/soft404", "/pdf", "/deep", "/latin1", "/linkedin", "/cf", "/chain/2",
          "/loop/a", "/to"]
-
-
-@pytest.fixture
-def served() -> Iterator[Any]:
-    web = HostileWeb()
-    with ServerThread(web.app) as thread:
-        web.base = f"http://127.0.0.1:{thread.port}"  # type: ignore[attr-defined]
-        yield web
 
 
 def _memo(tmp_path: Path, base: str) -> Path:

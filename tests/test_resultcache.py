@@ -4,26 +4,14 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from click.testing import CliRunner
-from hostile import HostileWeb
-from hostile_net import ServerThread
 
 from citecheck.cli import main
 from citecheck.fetch.cache import Cache
 from citecheck.resultcache import KIND
-
-
-@pytest.fixture
-def served() -> Iterator[Any]:
-    web = HostileWeb()
-    with ServerThread(web.app) as thread:
-        web.base = f"http://127.0.0.1:{thread.port}"  # type: ignore[attr-defined]
-        yield web
 
 
 def _memo(tmp_path: Path, base: str, extra: str = "") -> Path:

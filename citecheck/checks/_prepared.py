@@ -27,3 +27,24 @@ def prepared(options: Any, key: str, build: Callable[[Any], T]) -> T:
         _CACHE.clear()
     _CACHE[slot] = (options, value)
     return value
+
+
+class PerHost:
+    """A per-configuration judge of host names, memoised per host (memos cite few hosts many
+    times). Subclasses implement `judge(host) -> str`."""
+
+    LIMIT = 65536
+
+    def __init__(self) -> None:
+        self._memo: dict[str, str] = {}
+
+    def __call__(self, host: str) -> str:
+        found = self._memo.get(host)
+        if found is None:
+            if len(self._memo) >= self.LIMIT:
+                self._memo.clear()
+            found = self._memo[host] = self.judge(host)
+        return found
+
+    def judge(self, host: str) -> str:
+        raise NotImplementedError

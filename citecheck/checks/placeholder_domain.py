@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from citecheck.checks._prepared import prepared
+from citecheck.checks._prepared import PerHost, prepared
 from citecheck.models import Hit, Link
 from citecheck.urls import host_of
 
@@ -31,22 +31,14 @@ DEFAULTS: dict[str, Any] = {"extra_domains": [], "allow": []}
 OPTIONS = {"extra_domains": "more domains to treat as placeholders", "allow": "domains never to flag"}
 
 
-class PlaceholderMatcher:
+class PlaceholderMatcher(PerHost):
     """A host → the reserved name or pack entry it falls under ('' for none), memoised per host."""
 
     def __init__(self, reserved: frozenset[str], domains: frozenset[str], allow: frozenset[str]) -> None:
+        super().__init__()
         self.reserved, self.domains, self.allow = reserved, domains, allow
-        self._memo: dict[str, str] = {}
 
-    def __call__(self, host: str) -> str:
-        found = self._memo.get(host)
-        if found is None:
-            if len(self._memo) >= 65536:
-                self._memo.clear()
-            found = self._memo[host] = self._match(host)
-        return found
-
-    def _match(self, host: str) -> str:
+    def judge(self, host: str) -> str:
         if not host or host in self.allow:
             return ""
         chain = _suffix_chain(host)  # host itself, then each parent: a.b.example → b.example → example

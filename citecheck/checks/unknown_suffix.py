@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from citecheck.checks._prepared import prepared
+from citecheck.checks._prepared import PerHost, prepared
 from citecheck.checks.malformed_url import has_authority, host_problem
 from citecheck.checks.placeholder_domain import pack_matcher
 from citecheck.models import Hit, Link
@@ -41,23 +41,15 @@ def unknown_suffix(host: str, options: Mapping[str, Any]) -> str:
     return judge(host)
 
 
-class _SuffixJudge:
-    """`unknown_suffix` for one configuration, memoised per host (memos cite few hosts many times)."""
+class _SuffixJudge(PerHost):
+    """`unknown_suffix` for one configuration, memoised per host."""
 
     def __init__(self, options: Mapping[str, Any]) -> None:
+        super().__init__()
         self.placeholder = pack_matcher(options.get("pack", {}))
         self.allowed = frozenset(str(s).lower().lstrip(".") for s in options.get("allow", []))
-        self._memo: dict[str, str] = {}
 
-    def __call__(self, host: str) -> str:
-        found = self._memo.get(host)
-        if found is None:
-            if len(self._memo) >= 65536:
-                self._memo.clear()
-            found = self._memo[host] = self._judge(host)
-        return found
-
-    def _judge(self, host: str) -> str:
+    def judge(self, host: str) -> str:
         host = host.lower().rstrip(".")
         if not host or parse_ip(host) is not None or host_problem(host):
             return ""
