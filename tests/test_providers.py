@@ -106,6 +106,9 @@ async def test_perplexity_takes_urls_and_never_prose(monkeypatch: pytest.MonkeyP
     assert not any(completion in f"{c.title} {c.snippet}" for c in found)
 
 
+HITS = web.AppKey("hits", list)
+
+
 def _fake_api(name: str, status: int, body: str, headers: dict[str, str] | None = None) -> web.Application:
     hits: list[int] = []
 
@@ -114,7 +117,7 @@ def _fake_api(name: str, status: int, body: str, headers: dict[str, str] | None 
         return web.Response(status=status, text=body, content_type="application/json", headers=headers)
 
     app = web.Application()
-    app["hits"] = hits
+    app[HITS] = hits
     method, path = PATHS[name]
     app.router.add_route(method, path, handler)
     return app
@@ -137,7 +140,7 @@ async def test_failures_are_one_clear_provider_error(aiohttp_server: Any, monkey
         await _search(provider, "anything", 3)
     message = str(info.value)
     assert message.startswith(f"{name}: ") and expected in message and "\n" not in message
-    assert len(server.app["hits"]) == (2 if status in (429, 500) else 1)  # one retry for 429/5xx only
+    assert len(server.app[HITS]) == (2 if status in (429, 500) else 1)  # one retry for 429/5xx only
     if status == 401:
         assert KEYS[name][0] in message
 
