@@ -21,7 +21,7 @@ from citecheck.write.corpusindex import CorpusIndex
 CORPUS = load_corpus(str(Path(__file__).resolve().parent.parent / "fixtures" / "write" / "corpus.json"))
 INDEX = CorpusIndex(CORPUS)
 CORPUS_URLS = [s.url for s in CORPUS.sources]
-EXAMPLES = int(os.environ.get("CITECHECK_HYPOTHESIS_EXAMPLES", "1500"))
+EXAMPLES = int(os.environ.get("CITECHECK_HYPOTHESIS_EXAMPLES", "1000"))  # more for a deeper run
 ZERO_WIDTH = "\u200b\u200c\u200d\u2060\ufeff"
 
 # Pools rather than free text for URL parts: cheap to draw, so more drafts per second of CI.
