@@ -6,7 +6,8 @@ score are pure functions of exactly those inputs. The result is stored in the fe
 table under a digest of
 
 - citecheck's own code (every module and pack it ships, not just its version: an edited checkout
-  never reuses an old result) and the content of any extra pack folder the configuration names;
+  never reuses an old result), the content of any extra pack folder the configuration names, and
+  each active rule's ID, severity, options and module source (third-party rules and plugins too);
 - the configuration (every rule selection, severity, option and fetch setting), today's date
   (future-date checks and `until=` suppressions depend on it) and the corpus file's bytes;
 - the path and text of every input file;
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import inspect
 import json
 import os
 import sqlite3
@@ -69,8 +71,33 @@ def _tree_digest(root: Path) -> str:
     return digest.hexdigest()
 
 
-def run_key(files: Iterable[tuple[str, str]], config: Config, corpus: bytes | None) -> str:
+def rules_digest(active: Iterable[Any]) -> str:
+    """Every active rule: ID, severity, options and the source of its module — third-party rules
+    and plugins (a verifier for M008, say) included, which `code_digest` does not cover."""
+    digest = hashlib.sha256()
+    for rule in active:
+        digest.update(json.dumps([rule.spec.id, rule.spec.origin, rule.severity.value, rule.options], sort_keys=True,
+                                 default=_stable).encode())
+        digest.update(_source_digest(rule.spec.check).encode())
+    return digest.hexdigest()
+
+
+def _stable(value: Any) -> str:
+    """A plugin object in the options: its class and the digest of the file that defines it."""
+    cls = value if isinstance(value, type) else type(value)
+    return f"{cls.__module__}.{cls.__qualname__}:{_source_digest(cls)}"
+
+
+def _source_digest(obj: Any) -> str:
+    try:
+        return hashlib.sha256(Path(inspect.getsourcefile(obj) or "").read_bytes()).hexdigest()
+    except (OSError, TypeError):
+        return "unknown"
+
+
+def run_key(files: Iterable[tuple[str, str]], config: Config, corpus: bytes | None, active: Iterable[Any] = ()) -> str:
     digest = hashlib.sha256(code_digest().encode())
+    digest.update(rules_digest(active).encode())
     digest.update(repr(config).encode())
     for pack in config.packs:  # user packs: their content, not just their path
         path = Path(pack)

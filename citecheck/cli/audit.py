@@ -57,7 +57,7 @@ def command(paths: tuple[str, ...], offline: bool, fmt: str, fail_on: str | None
     registry = build_registry(config.packs)
     corpus = load_corpus(corpus_path, config.max_file_size) if corpus_path else None
     files = read_inputs(paths, config.include or DEFAULT_INCLUDE, config.exclude, config.max_file_size)
-    results = None if offline or archive_check else _result_cache(config, fmt, files, corpus_path)
+    results = None if offline or archive_check else _result_cache(config, registry, fmt, files, corpus_path)
     report: Any = results.lookup() if results is not None else None
     if report is not None and verbose:
         click.echo(f"citecheck: inputs, configuration and the {report.summary.get('fetched', 0)} cited pages are "
@@ -96,7 +96,7 @@ def command(paths: tuple[str, ...], offline: bool, fmt: str, fail_on: str | None
     sys.exit(code)
 
 
-def _result_cache(config: Any, fmt: str, files: list[tuple[str, str]], corpus_path: str | None) -> Any:
+def _result_cache(config: Any, registry: Any, fmt: str, files: list[tuple[str, str]], corpus_path: str | None) -> Any:
     """The stored-results cache for this run (see citecheck.resultcache), when it can apply: an online
     audit of memos (no corpus files among the inputs) with the fetch cache on, in a format made of
     findings and summary only."""
@@ -109,8 +109,11 @@ def _result_cache(config: Any, fmt: str, files: list[tuple[str, str]], corpus_pa
         corpus_bytes = Path(corpus_path).read_bytes() if corpus_path else None
     except OSError:
         return None  # load_corpus reported it already
+    from citecheck.engine.select import resolve
+
     path = Path(config.fetch.cache) if config.fetch.cache else default_cache_path()
-    return ResultCache(path, run_key(files, config, corpus_bytes), config.fetch.max_age_days)
+    key = run_key(files, config, corpus_bytes, resolve(registry, config))
+    return ResultCache(path, key, config.fetch.max_age_days)
 
 
 def _fetcher(progress: bool, verbose: bool) -> Any:
