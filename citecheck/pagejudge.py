@@ -146,7 +146,7 @@ class PageJudge:
                 self.links.setdefault(url, []).append((doc.path, links))
         self.batch: list[Item] = []
         self.futures: list[Future[list[Finding]]] = []
-        self.documents = list(documents)
+        self.documents = documents
         _ENGINE = engine
         _DOCUMENTS[:] = self.documents
         _PAGES.clear()
