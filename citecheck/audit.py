@@ -172,11 +172,6 @@ def fetchable(links: Iterable[Link], engine: Engine) -> list[str]:
     return list(seen)
 
 
-async def _fetch_pages(inputs: Inputs, engine: Engine, config: Config, fetcher: Any) -> dict[str, Page]:
-    urls = fetchable((link for doc in inputs.documents for link in doc.links), engine)
-    return await _fetch(urls, config, fetcher, None)
-
-
 async def _fetch(urls: list[str], config: Config, fetcher: Any, on_page: Any) -> dict[str, Page]:
     if fetcher is None:
         from citecheck.fetch import fetch_all

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import inspect
 import json
 import os
 import sqlite3
@@ -35,6 +34,7 @@ from typing import Any
 from citecheck import __version__
 from citecheck.config import Config
 from citecheck.models import Finding, Severity
+from citecheck.rulememo import source_hash
 
 KIND = "audit"
 DAY = 86400.0
@@ -78,21 +78,14 @@ def rules_digest(active: Iterable[Any]) -> str:
     for rule in active:
         digest.update(json.dumps([rule.spec.id, rule.spec.origin, rule.severity.value, rule.options], sort_keys=True,
                                  default=_stable).encode())
-        digest.update(_source_digest(rule.spec.check).encode())
+        digest.update(source_hash(rule.spec.check).encode())
     return digest.hexdigest()
 
 
 def _stable(value: Any) -> str:
     """A plugin object in the options: its class and the digest of the file that defines it."""
     cls = value if isinstance(value, type) else type(value)
-    return f"{cls.__module__}.{cls.__qualname__}:{_source_digest(cls)}"
-
-
-def _source_digest(obj: Any) -> str:
-    try:
-        return hashlib.sha256(Path(inspect.getsourcefile(obj) or "").read_bytes()).hexdigest()
-    except (OSError, TypeError):
-        return "unknown"
+    return f"{cls.__module__}.{cls.__qualname__}:{source_hash(cls)}"
 
 
 def run_key(files: Iterable[tuple[str, str]], config: Config, corpus: bytes | None, active: Iterable[Any] = ()) -> str:

@@ -32,11 +32,12 @@ def engine_digest(engine: Engine) -> str:
     for rule in engine.by_stage.get("page", []):
         digest.update(json.dumps([rule.spec.id, rule.severity.value, rule.options], sort_keys=True,
                                  default=str).encode())
-        digest.update(_source_hash(rule.spec.check).encode())
+        digest.update(source_hash(rule.spec.check).encode())
     return digest.hexdigest()
 
 
-def _source_hash(func: Any) -> str:
+def source_hash(func: Any) -> str:
+    """Digest of the file that defines `func` (a function or class); "unknown" when there is none."""
     try:
         return hashlib.sha256(Path(inspect.getsourcefile(func) or "").read_bytes()).hexdigest()
     except (OSError, TypeError):

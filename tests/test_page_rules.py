@@ -28,6 +28,7 @@ MODULES = ("http_error", "unreachable", "soft_404", "paywall", "login_wall", "bo
 ALLOWED_IMPORTS = {"__future__", "re", "typing", "collections.abc", "urllib.parse", "dataclasses", "functools", "unicodedata",
                    "rapidfuzz", "lxml", "citecheck.models", "citecheck.urls", "citecheck.checks._page",
                    "citecheck.checks._match", "citecheck.checks._prepared", "citecheck.checks.bot_challenge",
+                   "citecheck.support.text",
                    "citecheck.engine.run"}
 REGISTRY = build_registry()
 

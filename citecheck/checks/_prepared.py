@@ -30,12 +30,12 @@ def prepared(options: Any, key: str, build: Callable[[Any], T]) -> T:
 
 
 class PerHost:
-    """A per-configuration judge of host names, memoised per host (memos cite few hosts many
-    times). Subclasses implement `judge(host) -> str`."""
+    """`judge(host) -> str`, memoised per host (memos cite few hosts many times)."""
 
     LIMIT = 65536
 
-    def __init__(self) -> None:
+    def __init__(self, judge: Callable[[str], str]) -> None:
+        self._judge = judge
         self._memo: dict[str, str] = {}
 
     def __call__(self, host: str) -> str:
@@ -43,8 +43,5 @@ class PerHost:
         if found is None:
             if len(self._memo) >= self.LIMIT:
                 self._memo.clear()
-            found = self._memo[host] = self.judge(host)
+            found = self._memo[host] = self._judge(host)
         return found
-
-    def judge(self, host: str) -> str:
-        raise NotImplementedError

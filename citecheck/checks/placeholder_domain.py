@@ -35,7 +35,7 @@ class PlaceholderMatcher(PerHost):
     """A host → the reserved name or pack entry it falls under ('' for none), memoised per host."""
 
     def __init__(self, reserved: frozenset[str], domains: frozenset[str], allow: frozenset[str]) -> None:
-        super().__init__()
+        super().__init__(self.judge)
         self.reserved, self.domains, self.allow = reserved, domains, allow
 
     def judge(self, host: str) -> str:

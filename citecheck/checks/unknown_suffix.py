@@ -45,7 +45,7 @@ class _SuffixJudge(PerHost):
     """`unknown_suffix` for one configuration, memoised per host."""
 
     def __init__(self, options: Mapping[str, Any]) -> None:
-        super().__init__()
+        super().__init__(self.judge)
         self.placeholder = pack_matcher(options.get("pack", {}))
         self.allowed = frozenset(str(s).lower().lstrip(".") for s in options.get("allow", []))
 

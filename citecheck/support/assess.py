@@ -9,7 +9,15 @@ from typing import Protocol
 
 from rapidfuzz import fuzz
 
-from citecheck.support.text import clean_claim, content_words, entities, number_core, numbers, split_sentences
+from citecheck.support.text import (
+    ascii_words,
+    clean_claim,
+    content_words,
+    entities,
+    number_core,
+    numbers,
+    split_sentences,
+)
 
 
 @dataclass(frozen=True)
@@ -140,12 +148,8 @@ def _missing_entities(claim: str, source: str, thresholds: Thresholds) -> tuple[
 @lru_cache(maxsize=64)
 def _index(source: str) -> tuple[str, frozenset[str]]:
     lowered = source.lower()
-    if lowered.isascii():  # the same tokens as [a-z0-9]+, by byte translation (~5x faster)
-        return lowered, frozenset(lowered.encode("ascii").translate(_NOT_ALNUM).decode("ascii").split())
-    return lowered, frozenset(re.findall(r"[a-z0-9]+", lowered))
-
-
-_NOT_ALNUM = bytes(c if chr(c).isalnum() and c < 128 else 32 for c in range(256))
+    fast = ascii_words(lowered)  # the same tokens as [a-z0-9]+ on ASCII text
+    return lowered, frozenset(fast if fast is not None else re.findall(r"[a-z0-9]+", lowered))
 
 
 def acronym(parts: list[str]) -> str:
