@@ -100,7 +100,7 @@ async def audit_inputs(inputs: Inputs, config: Config, registry: Registry, *, on
         # the fetch, so it keeps the in-process path.
         streams = fetcher is None or getattr(fetcher, "streams_pages", False)
         if streams and not archive_check and PageJudge.wanted(len(urls)):
-            judge_pages = PageJudge(engine, inputs.documents, _memo_path(config))
+            judge_pages = PageJudge(engine, inputs.documents, _memo_path(config), corpus)
         try:
             pages = await _fetch(urls, config, fetcher, judge_pages.on_page if judge_pages else None)
         except BaseException:
@@ -116,7 +116,7 @@ async def audit_inputs(inputs: Inputs, config: Config, registry: Registry, *, on
 
 
 def _memo_path(config: Config) -> str | None:
-    """Where page-rule results are memoised: the fetch cache, when there is one."""
+    """The fetch cache the page workers store completed pages (and memoised page-rule results) in."""
     if not config.fetch.use_cache:
         return None
     from citecheck.fetch.cache import default_path
@@ -134,18 +134,21 @@ def judge(inputs: Inputs, config: Config, registry: Registry, *, pages: Mapping[
     engine = engine or Engine(resolve(registry, config))
     pages = pages if pages is not None else {}
     per_doc: list[list[Finding]] = []
-    if page_judge is not None:  # the worker takes half of M008's claims (it holds the full pages)
+    if page_judge is not None:  # the workers share M008's claims (each holds the pages of its part)
         for index in range(len(inputs.documents)):
-            page_judge.share_memo(index, corpus, (1, 2))
+            page_judge.share_memo(index)
     for doc in inputs.documents:
         doc_findings = engine.check_links(doc.links, doc.path)
         if page_judge is None:
             doc_findings += engine.check_pages(doc.links, pages, doc.path)
             doc_findings += engine.check_memo(Memo(doc, corpus, pages))
-        else:
-            doc_findings += engine.check_memo(Memo(doc, corpus, pages), shard=(0, 2))
         per_doc.append(doc_findings)
-    from_worker = page_judge.results() if page_judge is not None else {}
+    from_worker: dict[str, list[Finding]] = {}
+    if page_judge is not None:
+        from_worker = page_judge.results()
+        pages = {**pages, **page_judge.completed}  # fresh pages, parsed by the workers
+        for doc, doc_findings in zip(inputs.documents, per_doc, strict=True):
+            doc_findings += engine.check_memo(Memo(doc, corpus, pages), skip_shardable=True)
     findings: list[Finding] = []
     suppressed: list[Finding] = []
     for doc, doc_findings in zip(inputs.documents, per_doc, strict=True):
@@ -173,12 +176,13 @@ def fetchable(links: Iterable[Link], engine: Engine) -> list[str]:
 
 
 async def _fetch(urls: list[str], config: Config, fetcher: Any, on_page: Any) -> dict[str, Page]:
+    """Fetch; with `on_page` (a PageJudge's) the bodies are left for its workers to parse."""
     if fetcher is None:
         from citecheck.fetch import fetch_all
 
-        return await fetch_all(urls, config.fetch, on_page=on_page)
+        return await fetch_all(urls, config.fetch, on_page=on_page, defer_parse=on_page is not None)
     if on_page is not None:
-        return await fetcher(urls, config.fetch, on_page=on_page)
+        return await fetcher(urls, config.fetch, on_page=on_page, defer_parse=True)
     return await fetcher(urls, config.fetch)
 
 

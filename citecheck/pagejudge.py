@@ -1,15 +1,25 @@
-"""Page rules judged while the audit is still fetching: a forked worker takes pages as they arrive.
+"""Pages parsed and judged while the audit is still fetching: forked workers take pages as they arrive.
 
-An online audit is two kinds of CPU work: the fetch loop (one core: aiohttp, parsing bodies) and
-the rules (page rules on every fetched page, memo rules such as M008 on the whole document). On a
-multi-core machine the page rules need not wait for the last response: `fetch_all` reports each
-page as it is known (`on_page`), batches of (links, page) go to a worker process forked before the
-first request, and the memo rules then run in the parent while the worker finishes its queue.
+An online audit is three kinds of CPU work: the fetch loop (aiohttp), parsing each body into its
+facts, and the rules (page rules on every page, M008 on every cited claim). On a multi-core machine
+the fetch loop should do nothing but network work: `fetch_all(on_page=…, defer_parse=True)` hands
+each fresh page over unparsed, with its body, and `PageJudge` sends it to one of `WORKERS` worker
+processes forked before the first request. A worker parses the body (`facts.complete`), writes the
+completed page to the fetch cache, runs the page rules, and sends back the findings and the page
+without its markup sample. The workers run at a lower priority (`NICE`), so the fetch loop and the
+servers it talks to come first and the workers use the CPU they leave.
 
-Rules are pure functions of their subjects, so the worker's findings are exactly the ones the
-parent would compute (a test runs both ways and compares); a rule crash comes back as the engine's
-E000 finding and marks the parent's engine as crashed. Small audits (fewer than
-`PARALLEL_MIN_URLS` URLs), single-core machines and platforms without `fork` judge in-process.
+Pages are routed so that each worker holds every page its share of M008 needs: the memo's cited
+claims are partitioned into groups that share no source (`support.claims.partition`); a URL goes
+to the worker of its claims' group (URLs no claim cites go to the least loaded worker). After the
+fetch each worker judges its part of the claims (M008's `options["shard"]`) and the parent runs
+the other memo rules on the completed pages.
+
+Rules are pure functions of their subjects, so the findings are exactly the ones one process would
+compute (a test runs both ways and compares); a rule crash comes back as the engine's E000 finding
+and marks the parent's engine as crashed; a worker that dies is an E000 on every document. Small
+audits (fewer than `PARALLEL_MIN_URLS` URLs), single-core machines and platforms without `fork`
+judge in-process.
 """
 from __future__ import annotations
 
@@ -18,7 +28,6 @@ import os
 import sys
 import threading
 from collections.abc import Iterable
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import replace
 from typing import Any
 
@@ -27,36 +36,55 @@ from citecheck.models import Finding, Link, Page
 
 PARALLEL_MIN_URLS = 300  # below this a fork costs more than it saves
 BATCH = 64
-_ENGINE: Engine | None = None  # what the forked worker inherits
+WORKERS = 2
+NICE = 10  # workers yield to the fetch loop (and, on a loopback benchmark, to the server)
+_ENGINE: Engine | None = None  # what the forked workers inherit
 _DOCUMENTS: list[Any] = []  # the audit's documents, inherited too
-_PAGES: dict[str, Page] = {}  # the full pages the worker has been sent (M008's share needs them)
+_CORPUS: list[Any] = [None]  # the corpus M008 may judge claims against, inherited
+_LINKS: dict[str, list[tuple[str, list[Link]]]] = {}  # URL → (document path, the links citing it)
+_PAGES: dict[str, Page] = {}  # in a worker: the pages it has judged (its M008 share reads them)
+_OWNERS: list[tuple[int, ...]] = []  # per document: the worker that judges each cited claim (M008)
+_SIBLINGS: dict[str, str] = {}  # in a worker: sibling-probe URL → its parsed text sample
 _MEMO: dict[str, Any] = {"path": None, "salt": "", "cache": None}  # page-rule memo (see citecheck.rulememo)
 
 Item = tuple[str, list[Link], Page]  # (document path, the links citing one URL, its page)
+Arrival = tuple[str, Page, Any]  # (URL as cited, its page, its facts.Raw or None when complete)
 
 
-def _ignore_sigint() -> None:
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-
-
-def _warm() -> None:
-    return None
-
-
-def judge_batch(items: list[Item]) -> list[Finding]:
-    """In the worker: page-stage findings for a batch of (path, links, page)."""
+def judge_batch(arrivals: list[Arrival]) -> tuple[list[Finding], dict[str, Page]]:
+    """In a worker: complete the unparsed pages, store them in the cache, judge every link citing
+    them; returns the page-stage findings and the completed pages (slim)."""
     assert _ENGINE is not None, "judge_batch runs only in a forked worker"
-    for _path, links, page in items:  # kept for M008's share, which reads titles and text only
-        _PAGES[page_key(links)] = slim(page)
+    items: list[Item] = []
+    completed: dict[str, Page] = {}
+    for url, page, raw in arrivals:
+        if raw is not None:
+            page = completed[url] = _complete(page, raw)
+        _PAGES[url] = slim(page)
+        items += [(path, links, page) for path, links in _LINKS.get(url, [])]
     cache = _memo_cache()
+    if cache is not None and completed:
+        stored = {p.url.split("#", 1)[0]: p for p in completed.values()}  # one row per fetched URL
+        cache.put_many(replace(p, url=u) if p.url != u else p for u, p in stored.items())
     if cache is None:
         out: list[Finding] = []
         for path, links, page in items:
             out += _ENGINE.check_pages(links, {page_key(links): page}, path)
-        return out
-    return _judge_memoised(items, cache)
+    else:
+        out = _judge_memoised(items, cache)
+    return out, {url: _PAGES[url] for url in completed}
+
+
+def _complete(page: Page, raw: Any) -> Page:
+    from citecheck.fetch.facts import complete, sibling_sample
+
+    text = None
+    if raw.sibling is not None:
+        probe = raw.sibling[0]
+        if probe not in _SIBLINGS:
+            _SIBLINGS[probe] = sibling_sample(raw.sibling)
+        text = _SIBLINGS[probe]
+    return complete(page, raw, text)
 
 
 def _judge_memoised(items: list[Item], cache: Any) -> list[Finding]:
@@ -98,12 +126,37 @@ def _memo_cache() -> Any:
     return _MEMO["cache"]
 
 
-def judge_memo_share(index: int, corpus: Any, shard: tuple[int, int]) -> list[Finding]:
-    """In the worker: its share of the shardable memo rules (M008) on document `index`."""
+def judge_memo_share(index: int, shard: tuple[int, int]) -> list[Finding]:
+    """In a worker: its part of the shardable memo rules (M008) on document `index`."""
     from citecheck.engine.run import Memo
 
     assert _ENGINE is not None, "judge_memo_share runs only in a forked worker"
-    return _ENGINE.check_memo(Memo(_DOCUMENTS[index], corpus, _PAGES), shard=shard, only_shardable=True)
+    owners = _OWNERS[index] if index < len(_OWNERS) else None
+    return _ENGINE.check_memo(Memo(_DOCUMENTS[index], _CORPUS[0], _PAGES),
+                              shard=(*shard, owners) if owners is not None else shard, only_shardable=True)
+
+
+def _serve(index: int, inbox: Any, outbox: Any) -> None:
+    """A worker's loop: ("pages", arrivals) and ("memo", document index) in, results out, None ends."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    try:
+        os.nice(NICE)
+    except OSError:
+        pass
+    while True:
+        message = inbox.get()
+        if message is None:
+            outbox.send(("done", None))
+            return
+        kind, payload = message
+        try:
+            result = judge_batch(payload) if kind == "pages" else judge_memo_share(payload, (index, WORKERS))
+        except BaseException as err:  # noqa: BLE001 - reported as a lost worker, never a silent pass
+            outbox.send(("failed", f"{type(err).__name__}: {err}"))
+            return
+        outbox.send((kind, result))
 
 
 def slim(page: Page) -> Page:
@@ -126,40 +179,93 @@ def can_fork() -> bool:
         and sys.version_info < (3, 14)
 
 
+class _Worker:
+    """One forked worker: a queue in (fed by its own thread, so the event loop never blocks on a
+    full pipe), a pipe out (read by a parent thread as results come, so the worker never waits)."""
+
+    def __init__(self, context: Any, index: int) -> None:
+        self.index = index
+        self.inbox = context.Queue()
+        reader, writer = context.Pipe(duplex=False)
+        self.process = context.Process(target=_serve, args=(index, self.inbox, writer), daemon=True,
+                                       name=f"citecheck-pages-{index}")
+        self.process.start()
+        writer.close()  # the worker holds the only write end: its death is an EOF here
+        self.reader = reader
+        self.messages: list[tuple[str, Any]] = []
+        self.thread: threading.Thread | None = None
+        self.sent = 0  # batches and memo shares sent
+        self.siblings: set[str] = set()  # sibling-probe bodies this worker has been sent
+
+    def start_reading(self) -> None:
+        self.thread = threading.Thread(target=self._read, name=f"citecheck-pages-{self.index}-results",
+                                       daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        while True:
+            try:
+                message = self.reader.recv()
+            except (EOFError, OSError):
+                self.messages.append(("lost", f"exit code {self.process.exitcode}"))
+                return
+            self.messages.append(message)
+            if message[0] in ("done", "failed"):
+                return
+
+
 class PageJudge:
-    """Collects pages from `fetch_all(on_page=…)` and judges them in a forked worker.
+    """Collects pages from `fetch_all(on_page=…, defer_parse=True)`, has forked workers parse and
+    judge them, and gathers the findings and the completed pages.
 
     `on_page` must be called with the URL exactly as the links cite it (what `fetch_all` does)."""
 
-    def __init__(self, engine: Engine, documents: Iterable[Any], memo_cache: str | None = None) -> None:
-        """`memo_cache`: path of the fetch cache whose side table memoises page-rule results
-        (None: judge every page)."""
+    def __init__(self, engine: Engine, documents: Iterable[Any], memo_cache: str | None = None,
+                 corpus: Any = None) -> None:
+        """`memo_cache`: path of the fetch cache that gets the completed pages and whose side table
+        memoises page-rule results (None: no cache)."""
         global _ENGINE
+        from citecheck.support.claims import partition
+
         documents = list(documents)
         self.engine = engine
-        self.links: dict[str, list[tuple[str, list[Link]]]] = {}
+        _LINKS.clear()
         for doc in documents:
             per_url: dict[str, list[Link]] = {}
             for link in doc.links:
                 per_url.setdefault(link.url, []).append(link)
             for url, links in per_url.items():
-                self.links.setdefault(url, []).append((doc.path, links))
-        self.batch: list[Item] = []
-        self.futures: list[Future[list[Finding]]] = []
+                _LINKS.setdefault(url, []).append((doc.path, links))
+        self.route: dict[str, int] = {}
+        self.load = [0] * WORKERS
+        _OWNERS.clear()
+        if any(r.spec.shardable for r in engine.by_stage.get("memo", [])):
+            parts = partition(documents, WORKERS)  # claims sharing a source stay on one worker
+            self.route.update(parts.url_part)
+            self.load = list(parts.load)
+            _OWNERS.extend(parts.claim_part)
+        self.batches: list[list[Arrival]] = [[] for _ in range(WORKERS)]
         self.documents = documents
+        self.completed: dict[str, Page] = {}
         _ENGINE = engine
-        _DOCUMENTS[:] = self.documents
+        _DOCUMENTS[:] = documents
+        _CORPUS[0] = corpus
         _PAGES.clear()
+        _SIBLINGS.clear()
         if memo_cache is not None:
             from citecheck.rulememo import engine_digest
 
             _MEMO.update(path=memo_cache, salt=engine_digest(engine), cache=None)
         else:
             _MEMO.update(path=None, salt="", cache=None)
+        import citecheck.fetch.facts  # noqa: F401 - the parent fetches anyway: import once, not once per worker
+
         context = multiprocessing.get_context("fork")
-        self.pool: ProcessPoolExecutor | None = ProcessPoolExecutor(max_workers=1, mp_context=context,
-                                                                    initializer=_ignore_sigint)
-        self.pool.submit(_warm).result()  # fork now, before the fetcher starts any thread
+        # Every worker is forked before any thread starts (queue feeders, result readers, the fetcher's).
+        self.workers: list[_Worker] = [_Worker(context, i) for i in range(WORKERS)]
+        for worker in self.workers:
+            worker.start_reading()
+        self.closed = False
 
     @staticmethod
     def wanted(url_count: int) -> bool:
@@ -167,58 +273,97 @@ class PageJudge:
         # lock in a held state into the child: judge in-process then.
         return url_count >= PARALLEL_MIN_URLS and can_fork() and single_threaded()
 
-    def on_page(self, url: str, page: Page) -> Page:
-        """Queue the page for the worker; return the slimmer copy the parent keeps (the markup
-        sample and the sibling probe's text serve only page rules: ~40 % of a page's facts)."""
-        for path, links in self.links.get(url, []):
-            self.batch.append((path, links, page))
-        if len(self.batch) >= BATCH:
-            self._submit()
+    def on_page(self, url: str, page: Page, raw: Any = None) -> Page:
+        """Queue the page (and, unparsed, its body) for its worker; return the copy the parent keeps
+        until the worker sends the completed one back (the markup sample and the sibling probe's
+        text serve only page rules: ~40 % of a page's facts)."""
+        part = self.route.get(url)
+        if part is None:
+            part = self.route[url] = min(range(WORKERS), key=self.load.__getitem__)
+            self.load[part] += 1
+        worker = self.workers[part]
+        if raw is not None and raw.sibling is not None:
+            probe = raw.sibling[0]
+            if probe in worker.siblings:  # the worker parsed this host's probe already
+                raw = replace(raw, sibling=(probe, b"", ""))
+            else:
+                worker.siblings.add(probe)
+        batch = self.batches[part]
+        batch.append((url, page, raw))
+        if len(batch) >= BATCH:
+            self._submit(part)
         return slim(page)
 
-    def _submit(self) -> None:
-        if self.batch and self.pool is not None:
-            self.futures.append(self.pool.submit(judge_batch, self.batch))
-            self.batch = []
+    def _submit(self, part: int) -> None:
+        batch = self.batches[part]
+        if batch and not self.closed:
+            self.workers[part].inbox.put(("pages", batch))
+            self.workers[part].sent += 1
+            self.batches[part] = []
 
-    def share_memo(self, index: int, corpus: Any, shard: tuple[int, int]) -> None:
-        """Queue the worker's share of the shardable memo rules on document `index` (after every
-        page has been submitted, so the worker holds them all)."""
-        self._submit()
-        if self.pool is not None:
-            self.futures.append(self.pool.submit(judge_memo_share, index, corpus, shard))
+    def share_memo(self, index: int) -> None:
+        """Queue every worker's part of the shardable memo rules on document `index` (after every
+        page has been submitted, so each worker holds the pages of its part)."""
+        for part, worker in enumerate(self.workers):
+            self._submit(part)
+            if not self.closed:
+                worker.inbox.put(("memo", index))
+                worker.sent += 1
 
     def results(self) -> dict[str, list[Finding]]:
-        """Every page finding, by document path (waits for the worker)."""
-        self._submit()
+        """Every page finding and M008 share, by document path (waits for the workers); the
+        completed pages are in `self.completed` afterwards."""
+        for part in range(WORKERS):
+            self._submit(part)
         by_path: dict[str, list[Finding]] = {}
+        lost: list[str] = []
         try:
-            for future in self.futures:
-                try:
-                    found = future.result()
-                except Exception as err:  # noqa: BLE001 - a dead worker is reported, never a traceback
-                    self._lost(by_path, err)
-                    break
-                for finding in found:
-                    by_path.setdefault(finding.path, []).append(finding)
-                    if finding.rule == "E000":
-                        self.engine.crashed = True  # the worker's engine is a copy: tell the parent's
+            for worker in self.workers:
+                if not self.closed:
+                    worker.inbox.put(None)
+            for worker in self.workers:
+                assert worker.thread is not None
+                worker.thread.join()
+                for kind, payload in worker.messages:
+                    if kind in ("lost", "failed"):
+                        lost.append(f"worker {worker.index}: {payload}")
+                        continue
+                    if kind == "pages":
+                        found, pages = payload
+                        self.completed.update(pages)
+                    elif kind == "memo":
+                        found = payload
+                    else:
+                        continue
+                    for finding in found:
+                        by_path.setdefault(finding.path, []).append(finding)
+                        if finding.rule == "E000":
+                            self.engine.crashed = True  # the worker's engine is a copy: tell the parent's
         finally:
             self.close()
+        if lost:
+            self._lost(by_path, "; ".join(lost))
         return by_path
 
-    def _lost(self, by_path: dict[str, list[Finding]], err: BaseException) -> None:
-        """The worker died (killed, out of memory): every document gets an E000 finding and the
-        run exits 2 — its page findings are incomplete, and saying nothing would pass dead links."""
+    def _lost(self, by_path: dict[str, list[Finding]], why: str) -> None:
+        """A worker died (killed, out of memory) or failed: every document gets an E000 finding and
+        the run exits 2 — its findings are incomplete, and saying nothing would pass dead links."""
         from citecheck.models import Location
 
         self.engine.crashed = True
         for doc in self.documents:
             by_path.setdefault(doc.path, []).append(self.engine.meta(
-                "E000", Location(doc.path), f"the page-rule worker process failed ({type(err).__name__}: {err}); "
+                "E000", Location(doc.path), f"a page-rule worker process failed ({why}); "
                 "page rules and part of M008 did not run"))
 
     def close(self) -> None:
-        if self.pool is not None:
-            self.pool.shutdown(wait=True, cancel_futures=True)
-            self.pool = None
+        if self.closed:
+            return
+        self.closed = True
+        for worker in self.workers:
+            if worker.process.is_alive() and (worker.thread is None or worker.thread.is_alive()):
+                worker.process.terminate()  # an interrupted audit: do not wait for the queue
+            worker.process.join(timeout=5)
+            worker.inbox.close()
+            worker.inbox.cancel_join_thread()
+            worker.reader.close()

@@ -9,8 +9,9 @@ the same data file tldextract ships (`tldextract/.tld_set_snapshot`, located wit
 the package; the list is never fetched) and walks the same trie the same way (ICANN section
 only, `*` wildcards, `!` exceptions, punycode labels decoded, Unicode full stops folded).
 `tests/test_psl.py` checks that `public_suffix` equals tldextract's `.suffix` on every rule of
-the list in several spellings, on IPs, ports, odd hosts and random text. Registrable domains
-(the online rules) still come from tldextract itself.
+the list in several spellings, on IPs, ports, odd hosts and random text, and that
+`registrable_domain` equals tldextract's `top_domain_under_public_suffix` on the same hosts (the
+page workers of an online audit would otherwise each import tldextract).
 """
 from __future__ import annotations
 
@@ -74,6 +75,19 @@ def public_suffix(host: str) -> str:
             return ".".join(labels[at if "!" + decoded in node.matches else at - 1:])
         break
     return "" if suffix_at == len(labels) else ".".join(labels[suffix_at:])
+
+
+def registrable_domain(host: str) -> str:
+    """The public suffix and the one label before it (`bbc.co.uk` for `news.bbc.co.uk`), '' when
+    there is none: tldextract's `top_domain_under_public_suffix`."""
+    suffix = public_suffix(host)
+    if not suffix:
+        return ""
+    labels = _lenient_host(host).translate(_DOTS).split(".")
+    size = suffix.count(".") + 1
+    if len(labels) <= size or not labels[-size - 1]:
+        return ""
+    return f"{labels[-size - 1]}.{suffix}"
 
 
 def _decode(label: str) -> str:

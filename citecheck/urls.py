@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any
 from urllib.parse import urlsplit
 
 # A scheme, unless what follows the colon is a port ("example.com:8443/x" is a host and port).
@@ -35,19 +34,13 @@ def host_of(url: str) -> str:
     return url_host(url).rstrip(".")
 
 
-@lru_cache(maxsize=1)
-def _extractor() -> Any:
-    """tldextract over its bundled Public Suffix List snapshot: never fetched at run time.
-    Built on first use (importing tldextract pulls in `requests`, ~0.1 s a CLI start need not pay)."""
-    import tldextract
-
-    return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
-
-
 @lru_cache(maxsize=8192)
 def registrable_domain(host: str) -> str:
-    ext = _extractor()(host)
-    return ext.top_domain_under_public_suffix if hasattr(ext, "top_domain_under_public_suffix") else ext.registered_domain
+    """The registrable domain ('' for none): tldextract's snapshot, read by `citecheck.psl` the way
+    tldextract reads it (tests/test_psl.py checks the two agree)."""
+    from citecheck.psl import registrable_domain as lookup
+
+    return lookup(host)
 
 
 @lru_cache(maxsize=65536)

@@ -54,6 +54,59 @@ def test_worker_findings_equal_in_process_findings(served: Any, tmp_path: Path, 
     assert {u: p.title for u, p in forked.pages.items()} == {u: p.title for u, p in inline.pages.items()}
 
 
+def _two_memos(tmp_path: Path, base: str) -> list[Path]:
+    """Two memos citing the same URLs, with claims that cite two sources at once (M008 judges
+    those against both pages, so a worker needs every page of each claim it judges)."""
+    one = ["# One", ""] + [f"Claim {n} about the harbor ([a]({base}{p}), [b]({base}{q}))."
+                           for n, (p, q) in enumerate(zip(PATHS[0::2], PATHS[1::2], strict=True))]
+    two = ["# Two", ""] + [f"Claim {n} on {p} ([source]({base}{p})) and on nothing else." for n, p in enumerate(PATHS)]
+    paths = [tmp_path / "one.md", tmp_path / "two.md"]
+    for path, lines in zip(paths, (one, two), strict=True):
+        path.write_text("\n\n".join(lines) + "\n", encoding="utf-8")
+    return paths
+
+
+@pytest.mark.skipif(not pagejudge.can_fork(), reason="needs fork and two cores")
+def test_workers_share_claims_across_documents_exactly(served: Any, tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    paths = [str(p) for p in _two_memos(tmp_path, served.base)]
+    config = Config(fetch=FetchConfig(allow=("127.0.0.1",), cache=str(tmp_path / "c.sqlite"), timeout=5, retries=0))
+    inline = citecheck.audit(paths, Config(fetch=FetchConfig(allow=("127.0.0.1",), use_cache=False, timeout=5,
+                                                             retries=0)), online=True)
+    monkeypatch.setattr(pagejudge, "PARALLEL_MIN_URLS", 1)
+    monkeypatch.setattr(pagejudge, "single_threaded", lambda: True)  # the test server is a thread
+    forked = citecheck.audit(paths, config, online=True)
+    assert {f.rule for f in inline.findings} >= {"H001", "H003", "M008"}
+    assert forked.findings == inline.findings and not forked.crashed
+    # the workers parsed the bodies: the parent has every page's facts but the markup sample
+    assert {u: (p.title, p.text_sample) for u, p in forked.pages.items()} == \
+        {u: (p.title, p.text_sample) for u, p in inline.pages.items()}
+    # ... and stored the complete pages in the cache, so a warm run judges the same pages
+    from citecheck.fetch.cache import Cache
+
+    cached = Cache(str(tmp_path / "c.sqlite")).get_many(list(inline.pages), 30)
+    assert cached and all(cached[u].html_sample == inline.pages[u].html_sample for u in cached)
+    warm = citecheck.audit(paths, config, online=True)
+    assert warm.findings == inline.findings
+
+
+def test_partition_keeps_each_claims_sources_together(tmp_path: Path) -> None:
+    from citecheck.extract import collect
+    from citecheck.support.claims import cited_claims, partition
+
+    paths = _two_memos(tmp_path, "https://example.org")
+    docs = collect([str(p) for p in paths], ("*.md",), (), 10 ** 7).documents
+    parts = partition(docs, 2)
+    assert len(parts.claim_part) == 2 and set(parts.load) != {0}
+    for doc, owners in zip(docs, parts.claim_part, strict=True):
+        claims = cited_claims(doc)
+        assert len(owners) == len(claims)
+        for claim, owner in zip(claims, owners, strict=True):
+            assert claim.urls and {parts.url_part[u] for u in claim.urls} == {owner}
+    assert set(parts.url_part.values()) == {0, 1}  # six pairs of URLs: both workers get some
+    assert partition(docs, 2) == parts  # deterministic
+
+
 def test_small_audits_stay_in_process() -> None:
     assert not pagejudge.PageJudge.wanted(pagejudge.PARALLEL_MIN_URLS - 1)
 
@@ -110,3 +163,22 @@ def test_no_fork_while_other_threads_run() -> None:
     finally:
         stop.set()
         thread.join()
+
+
+def test_partition_groups_a_claims_other_spelling_with_the_cited_page() -> None:
+    from citecheck.models import Document, Link, Location, TextSpan
+    from citecheck.support.claims import partition
+
+    where = Location("m.md")
+    # the link extractor and the claim finder may spell a URL differently (trailing slash,
+    # tracking parameters): M008 then finds the page by dedupe key, so both go to one worker
+    doc = Document("m.md", "", "markdown",
+                   links=(Link("https://example.org/a/", where), Link("https://example.org/b", where),
+                          Link("https://example.org/c", where)),
+                   spans=(TextSpan("First claim ([x](https://example.org/a?utm_source=feed)).", where),
+                          TextSpan("Second claim ([y](https://example.org/b)).", where),
+                          TextSpan("Third claim ([z](https://example.org/c)).", where)))
+    parts = partition([doc], 2)
+    assert parts.url_part["https://example.org/a/"] == parts.url_part["https://example.org/a?utm_source=feed"] \
+        == parts.claim_part[0][0]
+    assert sorted(parts.load) == [3, 4]  # claims plus URLs: {claim 1, a/, a?utm} and two pairs

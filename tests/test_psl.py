@@ -9,7 +9,7 @@ import pytest
 import tldextract
 
 from citecheck import psl
-from citecheck.urls import public_suffix
+from citecheck.urls import public_suffix, registrable_domain
 
 EXTRACT = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
 
@@ -31,6 +31,13 @@ def test_every_rule_of_the_list_in_several_spellings() -> None:
     hosts = [h for rule in rules for h in _spellings(rule)]
     wrong = [(h, psl.public_suffix(h), EXTRACT(h).suffix) for h in hosts if psl.public_suffix(h) != EXTRACT(h).suffix]
     assert not wrong, wrong[:10]
+    wrong = [(h, psl.registrable_domain(h), _top(h)) for h in hosts if psl.registrable_domain(h) != _top(h)]
+    assert not wrong, wrong[:10]
+
+
+def _top(host: str) -> str:
+    ext = EXTRACT(host)
+    return ext.top_domain_under_public_suffix if hasattr(ext, "top_domain_under_public_suffix") else ext.registered_domain
 
 
 @pytest.mark.parametrize("host", [
@@ -41,6 +48,7 @@ def test_every_rule_of_the_list_in_several_spellings() -> None:
 ])
 def test_odd_hosts(host: str) -> None:
     assert psl.public_suffix(host) == EXTRACT(host).suffix
+    assert psl.registrable_domain(host) == _top(host)
 
 
 def test_random_text() -> None:
@@ -49,8 +57,10 @@ def test_random_text() -> None:
     for _ in range(3000):
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 16))) + rng.choice(["", ".com", ".co.uk", ".ck"])
         assert psl.public_suffix(text) == EXTRACT(text).suffix, text
+        assert psl.registrable_domain(text) == _top(text), text
 
 
 def test_urls_public_suffix_is_the_same_lookup() -> None:
     assert public_suffix("news.bbc.co.uk") == "co.uk"
+    assert registrable_domain("news.bbc.co.uk") == "bbc.co.uk" and registrable_domain("127.0.0.1") == ""
     assert public_suffix("www.gartner.cmo") == ""

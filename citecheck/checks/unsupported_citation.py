@@ -98,9 +98,11 @@ def check(memo: Any, options: Mapping[str, Any]) -> Iterator[Hit]:
         ignore.add(str(company["name"]))
     limits = Thresholds(float(options.get("min_score", 0.5)), bool(options.get("check_numbers", True)),
                         bool(options.get("check_entities", True)), frozenset(ignore))
-    part, parts = options.get("shard") or (0, 1)
+    # shard (i, n): the i-th of n interleaved parts; (i, n, owners): the claims whose owner is i
+    part, parts, *owners = options.get("shard") or (0, 1)
+    owner = owners[0] if owners else None
     for index, claim in enumerate(cited_claims(memo.document)):
-        if index % parts != part:
+        if (owner[index] if owner is not None else index % parts) != part:
             continue
         texts = [(sid, sources.by_id[sid]) for sid in claim.ids if sid in sources.by_id]
         texts += [(url, text) for url in claim.urls if (text := sources.for_url(url)) is not None]

@@ -121,12 +121,12 @@ def _fetcher(progress: bool, verbose: bool) -> Any:
     from citecheck.fetch import fetch_all
     from citecheck.fetch.progress import stats_lines
 
-    async def run(urls: list[str], fetch_config: Any, on_page: Any = None) -> Any:
-        pages = await fetch_all(urls, fetch_config, progress=progress, on_page=on_page)
+    async def run(urls: list[str], fetch_config: Any, on_page: Any = None, defer_parse: bool = False) -> Any:
+        pages = await fetch_all(urls, fetch_config, progress=progress, on_page=on_page, defer_parse=defer_parse)
         if verbose:
             for line in stats_lines(pages.stats, pages.cached):
                 click.echo(line, err=True)
         return pages
 
-    run.streams_pages = True  # type: ignore[attr-defined] - audit_inputs may pass on_page
+    run.streams_pages = True  # type: ignore[attr-defined] - audit_inputs may pass on_page and defer_parse
     return run

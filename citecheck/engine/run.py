@@ -79,12 +79,15 @@ class Engine:
                 out.extend(self._run(rule, Fetched(link, page), path, link.section))
         return out
 
-    def check_memo(self, memo: Memo, shard: tuple[int, int] | None = None, only_shardable: bool = False) -> list[Finding]:
+    def check_memo(self, memo: Memo, shard: tuple[int, int] | None = None, only_shardable: bool = False,
+                   skip_shardable: bool = False) -> list[Finding]:
         """Memo rules over `memo`. With `shard=(i, n)`, shardable rules (`SHARDABLE = True`: M008)
-        do the i-th of n interleaved parts of their work, so n processes can share it; the union
-        of the parts is the whole. `only_shardable` runs just those (a worker's share)."""
+        do the i-th of n parts of their work, so n processes can share it; the union of the parts
+        is the whole. `only_shardable` runs just those (a worker's share), `skip_shardable` the rest."""
         out: list[Finding] = []
         for rule in self.by_stage.get("memo", []):
+            if rule.spec.shardable and skip_shardable:
+                continue
             if rule.spec.shardable and shard is not None:
                 out.extend(self._run(ActiveRule(rule.spec, rule.severity, {**rule.options, "shard": shard},
                                                 rule.severity_set), memo, memo.document.path))

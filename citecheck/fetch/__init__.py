@@ -39,15 +39,22 @@ class Pages(dict[str, Page]):
 async def fetch_all(urls: list[str], config: FetchConfig, *, progress: bool = False, resolver: Any = None,
                     cache: Cache | None = None, keep_bodies: bool = False,
                     socket_factory: Callable[..., Any] | None = None,
-                    on_page: Callable[[str, Page], Page | None] | None = None) -> Pages:
+                    on_page: Callable[..., Page | None] | None = None, defer_parse: bool = False) -> Pages:
     """Fetch each distinct URL once (fragments ignored); cached facts are reused when fresh.
     `on_page(url, page)` is called as each URL's page is known (cache hits first), so a caller can
     start judging pages while the rest are still being fetched; a page it returns replaces the one
-    kept in the result (the cache always gets the full facts)."""
+    kept in the result (the cache always gets the full facts).
+
+    With `defer_parse` (needs `on_page`) fresh bodies are not parsed here: `on_page(url, page, raw)`
+    gets the page without its body facts and a `facts.Raw` to complete it with (None for a cache
+    hit, which is complete), and the caller writes completed fresh pages to the cache."""
+    if defer_parse and on_page is None:
+        raise ValueError("defer_parse needs on_page: someone has to parse the bodies")
     own = _open_cache(config) if cache is None and config.use_cache else None
     store = cache or own
     try:
-        return await _fetch_all(urls, config, progress, resolver, store, keep_bodies, socket_factory, on_page)
+        return await _fetch_all(urls, config, progress, resolver, store, keep_bodies, socket_factory, on_page,
+                                defer_parse)
     finally:
         if own is not None:
             own.close()
@@ -55,7 +62,7 @@ async def fetch_all(urls: list[str], config: FetchConfig, *, progress: bool = Fa
 
 async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resolver: Any, cache: Cache | None,
                      keep_bodies: bool, socket_factory: Callable[..., Any] | None,
-                     on_page: Callable[[str, Page], Page | None] | None = None) -> Pages:
+                     on_page: Callable[..., Page | None] | None = None, defer_parse: bool = False) -> Pages:
     by_target: dict[str, list[str]] = {}
     for url in urls:
         by_target.setdefault(url.split("#", 1)[0], []).append(url)
@@ -65,16 +72,17 @@ async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resol
     with ProgressBar(progress, len(by_target)) as bar:
         bar.advance(len(hits))
         for target, page in hits.items():
-            _record(pages, by_target[target], page, None, on_page)
+            _record(pages, by_target[target], page, None, on_page, defer_parse)
         pages.cached = len(hits)
         todo = [t for t in by_target if t not in hits]
         if not todo:
             return pages
-        async with Fetcher(config, resolver=resolver, socket_factory=socket_factory) as fetcher:
+        async with Fetcher(config, resolver=resolver, socket_factory=socket_factory,
+                           defer_parse=defer_parse) as fetcher:
             async def one(target: str) -> None:
                 result = await fetcher.fetch_fresh(target, keep_body=keep_bodies)
-                _record(pages, by_target[target], result.page, result.body, on_page)
-                if cache is not None:
+                _record(pages, by_target[target], result.page, result.body, on_page, defer_parse, result.raw)
+                if cache is not None and not defer_parse:
                     pending.append(result.page)
                     if len(pending) >= FLUSH_EVERY:  # written as we go: an interrupted run resumes
                         cache.put_many(pending)
@@ -89,13 +97,14 @@ async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resol
 
 
 def _record(pages: Pages, urls: list[str], page: Page, body: bytes | None,
-            on_page: Callable[[str, Page], Page | None] | None = None) -> None:
+            on_page: Callable[..., Page | None] | None = None, defer_parse: bool = False,
+            raw: Any = None) -> None:
     for url in urls:
         pages[url] = page if url == page.url else _renamed(page, url)
         if body is not None:
             pages.bodies[url] = body
         if on_page is not None:
-            kept = on_page(url, pages[url])
+            kept = on_page(url, pages[url], raw) if defer_parse else on_page(url, pages[url])
             if kept is not None:
                 pages[url] = kept
 

@@ -18,7 +18,7 @@ import aiohttp
 from citecheck import __version__
 from citecheck.config import FetchConfig
 from citecheck.fetch.body import ACCEPT_ENCODING, BodyReader
-from citecheck.fetch.facts import Answer, build_page, now_iso, refused_page, select_headers
+from citecheck.fetch.facts import Answer, Raw, build_page, now_iso, refused_page, select_headers
 from citecheck.fetch.guard import Guard, GuardedResolver, Refused
 from citecheck.fetch.hosts import Slots
 from citecheck.fetch.probe import Siblings
@@ -34,14 +34,20 @@ ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 class FetchResult:
     page: Page
     body: bytes | None = None  # decoded body (bounded by the caps) when asked for and fetched now
+    raw: Raw | None = None  # with defer_parse: what `facts.complete` needs to fill in the body facts
 
 
 class Fetcher:
-    """`async with Fetcher(config) as f: result = await f.fetch(url)`."""
+    """`async with Fetcher(config) as f: result = await f.fetch(url)`.
+
+    With `defer_parse=True` fresh pages come without their body facts and `FetchResult.raw` carries
+    the body (and the host's sibling-probe body) for `facts.complete` to parse elsewhere: the audit
+    parses in its page-rule workers, so this event loop only does network work."""
 
     def __init__(self, config: FetchConfig, *, resolver: Any = None, cache: Any = None,
-                 socket_factory: Callable[..., Any] | None = None) -> None:
+                 socket_factory: Callable[..., Any] | None = None, defer_parse: bool = False) -> None:
         self.config = config
+        self.defer_parse = defer_parse
         self.guard = Guard(config.allow, config.allow_private)
         self.cache = cache
         self.slots = Slots(config.concurrency, config.host_concurrency, config.host_interval)
@@ -82,17 +88,23 @@ class Fetcher:
         """Fetch over the network, never from the cache (`urgent` walks go before fresh URLs)."""
         fetched_at, started = now_iso(), time.perf_counter()
         body: bytes | None = None
+        raw: Raw | None = None
         try:
             page, body = await self._walk(url, fetched_at, urgent)
-            if not keep_body:
+            if self.defer_parse:
+                raw = Raw(body, page.headers.get("content-type", ""))
+            elif not keep_body:
                 body = None  # do not hold the body while waiting for the host's sibling probe
             if probe:
-                page = await self.siblings.attach(page)
+                page, sibling = await self.siblings.attach(page, raw.body if raw is not None else None)
+                if raw is not None and sibling is not None:
+                    raw = replace(raw, sibling=sibling)
         except Exception as err:  # noqa: BLE001 - a citecheck bug becomes outcome=error, never a crash
             page = Page(url=url, outcome=Outcome.ERROR, fetched_at=fetched_at,
                         error=f"internal: {type(err).__name__}: {err}"[:300])
+            raw = None
         page = replace(page, elapsed_ms=round((time.perf_counter() - started) * 1000, 1))
-        return FetchResult(page, body if keep_body else None)
+        return FetchResult(page, body if keep_body else None, raw)
 
     async def _walk(self, url: str, fetched_at: str, urgent: bool = False) -> tuple[Page, bytes]:
         budget = _Budget(self.config.timeout, urgent)
@@ -119,7 +131,7 @@ class Fetcher:
                 current = urljoin(key, location.strip())
                 continue
             chain.append(Hop(key, answer.status or 0, ""))
-            return build_page(url, answer, tuple(chain), fetched_at), answer.body
+            return build_page(url, answer, tuple(chain), fetched_at, parse=not self.defer_parse), answer.body
         last = chain[-1]
         return build_page(url, Answer(last.url, last.status), tuple(chain), fetched_at, "too-many-redirects"), b""
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from citecheck.fetch.parse import HTML_TYPES, BodyFacts, parse_body
+from citecheck.fetch.parse import HTML_TYPES, BodyFacts, is_html, parse_body
 from citecheck.fetch.verdict import decide, is_challenge
 from citecheck.models import Hop, Outcome, Page
 
@@ -47,11 +47,24 @@ def media_type(content_type: str) -> str:
     return content_type.split(";", 1)[0].strip().lower()
 
 
-def build_page(url: str, answer: Answer, chain: tuple[Hop, ...], fetched_at: str, error: str = "") -> Page:
-    """The Page for `url` whose walk ended with `answer` (error overrides, e.g. too-many-redirects)."""
+@dataclass(frozen=True)
+class Raw:
+    """A fresh page's body, not parsed yet (`Fetcher(defer_parse=True)`): `complete` turns the page
+    and this into the page `build_page` would have made, wherever that runs (a page-rule worker)."""
+
+    body: bytes
+    content_type: str
+    sibling: tuple[str, bytes, str] | None = None  # (probe URL, body, content type) of the host's probe
+
+
+def build_page(url: str, answer: Answer, chain: tuple[Hop, ...], fetched_at: str, error: str = "",
+               parse: bool = True) -> Page:
+    """The Page for `url` whose walk ended with `answer` (error overrides, e.g. too-many-redirects).
+    With `parse=False` the body facts (title, text and markup samples, hash, meta) are left empty
+    for `complete` to fill in."""
     content_type = answer.headers.get("content-type", "")
     facts = BodyFacts()
-    if answer.body and answer.status is not None:
+    if answer.body and answer.status is not None and parse:
         facts = parse_body(answer.body, content_type)
     challenge = answer.status is not None and is_challenge(answer.status, answer.headers, answer.body)
     outcome, word = decide(answer.status, error or answer.error, challenge)
@@ -77,8 +90,33 @@ def refused_page(url: str, error: str, chain: tuple[Hop, ...], fetched_at: str) 
                 final_url=last.location if last else url, chain=chain, fetched_at=fetched_at, error=word)
 
 
-def is_html_page(page: Page) -> bool:
-    """A 200 HTML answer: the kind of page whose host gets a sibling probe."""
+def complete(page: Page, raw: Raw, sibling_text: str | None = None) -> Page:
+    """`page` (built with `parse=False`) with its body facts, as `build_page` makes it; the sibling
+    probe's text is `sibling_text` when the caller parsed it already (one probe serves a host)."""
+    if raw.body and page.status is not None:
+        facts = parse_body(raw.body, raw.content_type)
+        page = replace(page, title=facts.title, canonical=facts.canonical, text_sample=facts.text_sample,
+                       html_sample=facts.html_sample, content_hash=facts.content_hash, meta=facts.meta)
+    if raw.sibling is not None and page.sibling_status is not None:
+        if sibling_text is None:
+            sibling_text = sibling_sample(raw.sibling)
+        page = replace(page, sibling_text=sibling_text)
+    return page
+
+
+def sibling_sample(sibling: tuple[str, bytes, str]) -> str:
+    """The visible-text sample of a sibling probe's body (what `Siblings` records when parsing)."""
+    _url, body, content_type = sibling
+    return parse_body(body, content_type).text_sample if body else ""
+
+
+def is_html_page(page: Page, body: bytes | None = None) -> bool:
+    """A 200 HTML answer: the kind of page whose host gets a sibling probe (`body`: the unparsed
+    body of a page built with `parse=False`)."""
     if page.outcome is not Outcome.OK or page.status != 200:
         return False
-    return page.content_type in HTML_TYPES or (not page.content_type and bool(page.html_sample))
+    if page.content_type in HTML_TYPES:
+        return True
+    if page.content_type:
+        return False
+    return is_html("", body) if body is not None else bool(page.html_sample)

@@ -15,6 +15,8 @@ from urllib.parse import urlsplit, urlunsplit
 from citecheck.fetch.facts import is_html_page
 from citecheck.models import Page
 
+Sibling = tuple[str, bytes, str]  # (probe URL, unparsed body, content type)
+
 PREFIX = "citecheck-probe-"
 
 
@@ -36,25 +38,29 @@ class Siblings:
 
     def __init__(self, fetcher: Any) -> None:
         self.fetcher = fetcher
-        self._tasks: dict[str, asyncio.Task[tuple[int | None, str | None]]] = {}
+        self._tasks: dict[str, asyncio.Task[tuple[int | None, str | None, Sibling | None]]] = {}
 
-    async def attach(self, page: Page) -> Page:
-        """`page` with sibling_status/sibling_text filled in, when its host qualifies."""
-        if not self.fetcher.config.sibling_probe or not is_html_page(page):
-            return page
+    async def attach(self, page: Page, body: bytes | None = None) -> tuple[Page, Sibling | None]:
+        """`page` with sibling_status/sibling_text filled in, when its host qualifies. With a
+        deferring fetcher (`body`: the page's unparsed body) the text is left to `facts.complete`
+        and the probe's unparsed body is returned beside the page."""
+        if not self.fetcher.config.sibling_probe or not is_html_page(page, body):
+            return page, None
         key = origin(page.final_url or page.url)
         task = self._tasks.get(key)
         if task is None:
             task = self._tasks[key] = asyncio.create_task(self._probe(page.final_url or page.url))
-        status, text = await asyncio.shield(task)
-        return replace(page, sibling_status=status, sibling_text=text)
+        status, text, sibling = await asyncio.shield(task)
+        return replace(page, sibling_status=status, sibling_text=text), sibling
 
-    async def _probe(self, url: str) -> tuple[int | None, str | None]:
+    async def _probe(self, url: str) -> tuple[int | None, str | None, Sibling | None]:
         result = await self.fetcher.fetch_fresh(probe_url(url), probe=False, urgent=True)
         page = result.page
         if page.status is None:
-            return None, None
-        return page.status, page.text_sample
+            return None, None, None
+        if result.raw is not None:  # parsed later, once per host (the probe URL names it)
+            return page.status, None, (page.url, result.raw.body, result.raw.content_type)
+        return page.status, page.text_sample, None
 
     async def close(self) -> None:
         for task in self._tasks.values():

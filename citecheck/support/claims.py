@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from citecheck.engine.packs import offset_location
 from citecheck.extract.bare import find_urls
@@ -49,6 +51,77 @@ def footnote_urls(doc: Document) -> dict[str, list[str]]:
 
 
 def cited_claims(doc: Document) -> list[CitedClaim]:
+    """Every sentence of `doc` that cites something, in document order (memoised per document:
+    the audit's partition and M008 ask for the same document's claims)."""
+    from citecheck.checks._prepared import prepared
+
+    return prepared(doc, "cited_claims", _cited_claims)
+
+
+@dataclass(frozen=True)
+class Partition:
+    """The cited claims of some documents split into `parts` parts that share no source:
+    `claim_part[d][i]` is the part of claim i of document d, `url_part` the part of each cited URL.
+    A process holding the pages of its part's URLs judges its part's claims exactly as one process
+    holding every page would (M008 with `options["shard"] = (part, parts, claim_part[d])`)."""
+
+    claim_part: tuple[tuple[int, ...], ...]
+    url_part: dict[str, int]
+    load: tuple[int, ...]  # claims plus URLs per part
+
+
+def partition(docs: Sequence[Document], parts: int) -> Partition:
+    """Claims that share a source (a URL, or two spellings with one dedupe key), in any of `docs`,
+    go to one part; parts are balanced greedily by claims plus URLs. Deterministic."""
+    claims = [cited_claims(doc) for doc in docs]
+    link_urls = {link.url for doc in docs for link in doc.links}
+    by_key: dict[str, list[str]] | None = None
+    boss: dict[Any, Any] = {}
+
+    def find(node: Any) -> Any:
+        root = node
+        while boss.get(root, root) != root:
+            root = boss[root]
+        while node != root:
+            boss[node], node = root, boss[node]
+        return root
+
+    for d, doc_claims in enumerate(claims):
+        for i, claim in enumerate(doc_claims):
+            me = find((d, i))
+            for url in claim.urls:
+                spellings = [url]
+                if url not in link_urls:  # M008 then looks the page up by dedupe key: keep those together
+                    from citecheck.urls import dedupe_key
+
+                    if by_key is None:
+                        by_key = {}
+                        for link_url in link_urls:
+                            by_key.setdefault(dedupe_key(link_url), []).append(link_url)
+                    spellings += by_key.get(dedupe_key(url), [])
+                for spelling in spellings:
+                    other = find(spelling)
+                    if other != me:
+                        boss[other] = me  # claim nodes are tuples, URLs strings: roots are claims
+    groups: dict[Any, int] = {}
+    for d, doc_claims in enumerate(claims):
+        for i in range(len(doc_claims)):
+            root = find((d, i))
+            groups[root] = groups.get(root, 0) + 1
+    urls = [node for node in boss if isinstance(node, str)]
+    for url in urls:
+        groups[find(url)] += 1
+    load = [0] * parts
+    owner: dict[Any, int] = {}
+    for root, size in groups.items():
+        part = min(range(parts), key=load.__getitem__)
+        owner[root] = part
+        load[part] += size
+    claim_part = tuple(tuple(owner[find((d, i))] for i in range(len(c))) for d, c in enumerate(claims))
+    return Partition(claim_part, {url: owner[find(url)] for url in urls}, tuple(load))
+
+
+def _cited_claims(doc: Document) -> list[CitedClaim]:
     notes = footnote_urls(doc)
     claims: list[CitedClaim] = []
     for span in doc.spans:
