@@ -10,8 +10,9 @@ without its markup sample. The workers run at a lower priority (`NICE`), so the 
 servers it talks to come first and the workers use the CPU they leave.
 
 Pages are routed so that each worker holds every page its share of M008 needs: the memo's cited
-claims are partitioned into groups that share no source (`support.claims.partition`); a URL goes
-to the worker of its claims' group (URLs no claim cites go to the least loaded worker). After the
+claims are partitioned into groups that share no source (`support.claims.partition`, derived by
+the workers as they start, so not on the fetch loop's path); a URL goes to the worker of its
+claims' group (URLs no claim cites go to the least loaded worker). After the
 fetch each worker judges its part of the claims (M008's `options["shard"]`) and the parent runs
 the other memo rules on the completed pages.
 
@@ -43,7 +44,8 @@ _DOCUMENTS: list[Any] = []  # the audit's documents, inherited too
 _CORPUS: list[Any] = [None]  # the corpus M008 may judge claims against, inherited
 _LINKS: dict[str, list[tuple[str, list[Link]]]] = {}  # URL → (document path, the links citing it)
 _PAGES: dict[str, Page] = {}  # in a worker: the pages it has judged (its M008 share reads them)
-_OWNERS: list[tuple[int, ...]] = []  # per document: the worker that judges each cited claim (M008)
+_OWNERS: list[tuple[int, ...]] = []  # in a worker, per document: the worker that judges each claim (M008)
+_SHARDED = [False]  # a shardable memo rule (M008) is active: pages are routed by the claims partition
 _SIBLINGS: dict[str, str] = {}  # in a worker: sibling-probe URL → its parsed text sample
 _MEMO: dict[str, Any] = {"path": None, "salt": "", "cache": None}  # page-rule memo (see citecheck.rulememo)
 
@@ -136,6 +138,15 @@ def judge_memo_share(index: int, shard: tuple[int, int]) -> list[Finding]:
                               shard=(*shard, owners) if owners is not None else shard, only_shardable=True)
 
 
+def _partition() -> Any:
+    """The claims partition of the audit's documents (memoised: M008's shares read `_OWNERS`)."""
+    from citecheck.support.claims import partition
+
+    parts = partition(_DOCUMENTS, WORKERS)
+    _OWNERS[:] = parts.claim_part
+    return parts
+
+
 def _serve(index: int, inbox: Any, outbox: Any) -> None:
     """A worker's loop: ("pages", arrivals) and ("memo", document index) in, results out, None ends."""
     import signal
@@ -145,6 +156,14 @@ def _serve(index: int, inbox: Any, outbox: Any) -> None:
         os.nice(NICE)
     except OSError:
         pass
+    if _SHARDED[0]:  # every worker derives the same partition; the first tells the parent the routes
+        try:
+            parts = _partition()
+        except BaseException as err:  # noqa: BLE001 - reported as a lost worker, never a silent pass
+            outbox.send(("failed", f"partition: {type(err).__name__}: {err}"))
+            return
+        if index == 0:
+            outbox.send(("routes", (parts.url_part, parts.load)))
     while True:
         message = inbox.get()
         if message is None:
@@ -225,8 +244,6 @@ class PageJudge:
         """`memo_cache`: path of the fetch cache that gets the completed pages and whose side table
         memoises page-rule results (None: no cache)."""
         global _ENGINE
-        from citecheck.support.claims import partition
-
         documents = list(documents)
         self.engine = engine
         _LINKS.clear()
@@ -239,11 +256,12 @@ class PageJudge:
         self.route: dict[str, int] = {}
         self.load = [0] * WORKERS
         _OWNERS.clear()
-        if any(r.spec.shardable for r in engine.by_stage.get("memo", [])):
-            parts = partition(documents, WORKERS)  # claims sharing a source stay on one worker
-            self.route.update(parts.url_part)
-            self.load = list(parts.load)
-            _OWNERS.extend(parts.claim_part)
+        # With M008 active, claims sharing a source must stay on one worker: the workers derive the
+        # partition as they start (it reads every sentence: ~0.4 s on 5,000 links, off the fetch
+        # loop's path) and worker 0 sends the routes; pages that arrive before them wait here.
+        _SHARDED[0] = any(r.spec.shardable for r in engine.by_stage.get("memo", []))
+        self.routed = not _SHARDED[0]
+        self.waiting: list[tuple[str, Page, Any]] = []
         self.batches: list[list[Arrival]] = [[] for _ in range(WORKERS)]
         self.documents = documents
         self.completed: dict[str, Page] = {}
@@ -259,6 +277,11 @@ class PageJudge:
         else:
             _MEMO.update(path=None, salt="", cache=None)
         import citecheck.fetch.facts  # noqa: F401 - the parent fetches anyway: import once, not once per worker
+
+        if memo_cache is not None:  # the workers write to the cache: load its stack before forking too
+            from citecheck.fetch.cache import _sqlite_utils
+
+            _sqlite_utils()
 
         context = multiprocessing.get_context("fork")
         # Every worker is forked before any thread starts (queue feeders, result readers, the fetcher's).
@@ -277,6 +300,37 @@ class PageJudge:
         """Queue the page (and, unparsed, its body) for its worker; return the copy the parent keeps
         until the worker sends the completed one back (the markup sample and the sibling probe's
         text serve only page rules: ~40 % of a page's facts)."""
+        if not self.routed:
+            self.waiting.append((url, page, raw))
+            if not self._take_routes(block=False):
+                return slim(page)
+            waiting, self.waiting = self.waiting, []
+            for item in waiting:
+                self._queue(*item)
+            return slim(page)
+        self._queue(url, page, raw)
+        return slim(page)
+
+    def _take_routes(self, block: bool) -> bool:
+        """Adopt worker 0's routes once they have come (`block`: wait for them)."""
+        reader = self.workers[0]
+        while True:
+            for kind, payload in reader.messages[:2]:
+                if kind == "routes":
+                    url_part, load = payload
+                    self.route.update(url_part)
+                    self.load = list(load)
+                    self.routed = True
+                    return True
+                if kind in ("lost", "failed"):
+                    self.routed = True  # the worker is gone: results() reports it
+                    return True
+            if not block:
+                return False
+            if reader.thread is not None:
+                reader.thread.join(0.01)
+
+    def _queue(self, url: str, page: Page, raw: Any) -> None:
         part = self.route.get(url)
         if part is None:
             part = self.route[url] = min(range(WORKERS), key=self.load.__getitem__)
@@ -292,7 +346,6 @@ class PageJudge:
         batch.append((url, page, raw))
         if len(batch) >= BATCH:
             self._submit(part)
-        return slim(page)
 
     def _submit(self, part: int) -> None:
         batch = self.batches[part]
@@ -301,11 +354,21 @@ class PageJudge:
             self.workers[part].sent += 1
             self.batches[part] = []
 
+    def _flush(self) -> None:
+        """Send every queued page (waiting for the routes first, when they have not come yet)."""
+        if not self.routed:
+            self._take_routes(block=True)
+            waiting, self.waiting = self.waiting, []
+            for item in waiting:
+                self._queue(*item)
+        for part in range(WORKERS):
+            self._submit(part)
+
     def share_memo(self, index: int) -> None:
         """Queue every worker's part of the shardable memo rules on document `index` (after every
         page has been submitted, so each worker holds the pages of its part)."""
-        for part, worker in enumerate(self.workers):
-            self._submit(part)
+        self._flush()
+        for worker in self.workers:
             if not self.closed:
                 worker.inbox.put(("memo", index))
                 worker.sent += 1
@@ -313,8 +376,7 @@ class PageJudge:
     def results(self) -> dict[str, list[Finding]]:
         """Every page finding and M008 share, by document path (waits for the workers); the
         completed pages are in `self.completed` afterwards."""
-        for part in range(WORKERS):
-            self._submit(part)
+        self._flush()
         by_path: dict[str, list[Finding]] = {}
         lost: list[str] = []
         try:
@@ -327,6 +389,8 @@ class PageJudge:
                 for kind, payload in worker.messages:
                     if kind in ("lost", "failed"):
                         lost.append(f"worker {worker.index}: {payload}")
+                        continue
+                    if kind == "routes":
                         continue
                     if kind == "pages":
                         found, pages = payload

@@ -121,3 +121,20 @@ async def test_fetch_all_uses_and_fills_the_cache(site: Any, tmp_path: Path) -> 
     assert site.hits["/article"] == 1 and site.hits["/missing"] == 1 and site.hits["/ratelimit/x"] == 2
     await fetch_all(urls, replace(config, use_cache=False))
     assert site.hits["/article"] == 2
+
+
+def test_opening_the_cache_does_not_load_numpy_yet_leaves_it_importable(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    code = ("import importlib.util, sys\n"
+            "from citecheck.fetch.cache import Cache\n"
+            f"Cache({str(tmp_path / 'c.sqlite')!r}).put_many([])\n"
+            "assert 'numpy' not in sys.modules and 'pandas' not in sys.modules, 'sqlite-utils loaded numpy'\n"
+            "assert 'numpy' not in sys.modules or sys.modules['numpy'] is not None\n"
+            "if importlib.util.find_spec('numpy'):\n"
+            "    import numpy\n"
+            "    assert numpy.zeros(2).sum() == 0\n"
+            "print('ok')\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr

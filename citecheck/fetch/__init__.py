@@ -8,17 +8,28 @@ from __future__ import annotations
 import asyncio
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from citecheck.config import FetchConfig
 from citecheck.errors import InputError
-from citecheck.fetch.cache import Cache
 from citecheck.fetch.client import USER_AGENT, Fetcher, FetchResult
 from citecheck.fetch.hosts import HostStats
 from citecheck.fetch.progress import ProgressBar
 from citecheck.models import Page
 
+if TYPE_CHECKING:
+    from citecheck.fetch.cache import Cache
+
 __all__ = ["USER_AGENT", "Cache", "FetchResult", "Fetcher", "Pages", "fetch_all"]
+
+
+def __getattr__(name: str) -> Any:
+    # The cache (and sqlite-utils) loads only when a run uses it: `--no-cache` runs never import it.
+    if name == "Cache":
+        from citecheck.fetch.cache import Cache
+
+        return Cache
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 FLUSH_EVERY = 200
 
 
@@ -116,6 +127,8 @@ def _renamed(page: Page, url: str) -> Page:
 
 
 def _open_cache(config: FetchConfig) -> Cache | None:
+    from citecheck.fetch.cache import Cache
+
     try:
         return Cache(config.cache or None)
     except InputError as err:

@@ -14,9 +14,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import fields, replace
 from pathlib import Path
-from typing import Any, Self, TypeVar
-
-import sqlite_utils
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from citecheck.config import default_cache_path
 from citecheck.errors import InputError
@@ -28,6 +26,29 @@ _SAMPLES = {"text": "text_sample", "html": "html_sample", "sibling": "sibling_te
 DAY = 86400.0
 _FIELDS = {f.name for f in fields(Page)}
 T = TypeVar("T")
+
+if TYPE_CHECKING:
+    import sqlite_utils
+
+
+def _sqlite_utils() -> Any:
+    """sqlite-utils, imported without numpy and pandas unless the process has them loaded already.
+
+    sqlite_utils.db imports both when installed, only to convert their scalar types on insert; the
+    cache inserts plain str/float/int, and numpy alone is ~0.2 s of every online run's start. The
+    modules are hidden only for the duration of this import (a later `import numpy` works)."""
+    if "sqlite_utils" in sys.modules:
+        return sys.modules["sqlite_utils"]
+    hidden = [name for name in ("numpy", "pandas") if name not in sys.modules]
+    for name in hidden:
+        sys.modules[name] = None  # type: ignore[assignment] - makes `import numpy` raise ImportError
+    try:
+        import sqlite_utils
+    finally:
+        for name in hidden:
+            if sys.modules.get(name, False) is None:
+                del sys.modules[name]
+    return sqlite_utils
 
 
 def default_path() -> Path:
@@ -85,7 +106,7 @@ class Cache:
             conn.execute("PRAGMA busy_timeout=30000")
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
-            db = sqlite_utils.Database(conn)
+            db = _sqlite_utils().Database(conn)
             if conn.execute("PRAGMA user_version").fetchone()[0] != SCHEMA:
                 with conn:  # a cache from another schema is dropped, not migrated
                     conn.execute("DROP TABLE IF EXISTS pages")
