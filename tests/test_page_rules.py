@@ -4,12 +4,15 @@ from __future__ import annotations
 import ast
 import importlib
 import inspect
+import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from citecheck.checks import (
+    _match,
+    _page,
     bot_challenge,
     http_error,
     non_html,
@@ -19,6 +22,7 @@ from citecheck.checks import (
     title_mismatch,
     unreachable,
 )
+from citecheck.checks._literals import LiteralIndex
 from citecheck.engine.registry import build_registry
 from citecheck.engine.run import Fetched
 from citecheck.models import Hop, Link, Location, Outcome, Page
@@ -28,7 +32,7 @@ MODULES = ("http_error", "unreachable", "soft_404", "paywall", "login_wall", "bo
 ALLOWED_IMPORTS = {"__future__", "re", "typing", "collections.abc", "urllib.parse", "dataclasses", "functools", "unicodedata",
                    "rapidfuzz", "lxml", "citecheck.models", "citecheck.urls", "citecheck.checks._page",
                    "citecheck.checks._match", "citecheck.checks._prepared", "citecheck.checks.bot_challenge",
-                   "citecheck.support.text",
+                   "citecheck.checks._literals", "ahocorasick_rs", "citecheck.support.text",
                    "citecheck.engine.run"}
 REGISTRY = build_registry()
 
@@ -60,7 +64,7 @@ def test_rule_module_declares_itself(name: str) -> None:
         assert REGISTRY.packs.data.get(module.PACK), f"pack {module.PACK} is missing or empty"
 
 
-@pytest.mark.parametrize("name", [*MODULES, "_page", "_match", "_prepared"])
+@pytest.mark.parametrize("name", [*MODULES, "_page", "_match", "_prepared", "_literals"])
 def test_rule_module_is_pure(name: str) -> None:
     """No network, disk, config or printing: only the listed imports, no open()/print() calls."""
     source = Path(importlib.import_module(f"citecheck.checks.{name}").__file__ or "").read_text(encoding="utf-8")
@@ -170,3 +174,55 @@ def test_title_mismatch_fabricated_aws_slug_lands_on_unrelated_page() -> None:
     for title in ("404 Not Found", "AWS Machine Learning Blog"):
         (hit,) = title_mismatch.check(fetched(page(url=url, title=title), "here"), options("H007"))
         assert hit.evidence == title
+
+
+# The shared helpers' shortcuts must give exactly what the plain computation gives.
+
+def test_literal_index_finds_exactly_the_literals_the_text_contains() -> None:
+    rng = random.Random(7)
+    alphabet = "ab c.\u00e9\u9875\u9762\U0001f600\u0301-"
+    index = LiteralIndex(memo_size=4)
+    packs = [frozenset("".join(rng.choice(alphabet) for _ in range(rng.randint(1, 4))) for _ in range(12))
+             for _ in range(5)]
+    for round_ in range(400):
+        literals = packs[round_ % len(packs)]  # the index grows while texts are asked about
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 60)))
+        assert index.found_in(text, literals) == {x for x in literals if x in text}
+    assert index.found_in("aaa", frozenset({"", "aa"})) == {"aa"}  # overlapping matches; '' is never found
+
+
+def test_fold_of_ascii_text_is_the_plain_split_and_casefold() -> None:
+    spaces = {c for c in map(chr, range(128)) if f"a{c}b".split() != [f"a{c}b"]}
+    assert spaces == {c for c in map(chr, range(128)) if _page._ASCII_SPACE[ord(c)] == ord(" ")}
+    rng = random.Random(3)
+    for _ in range(2000):
+        text = "".join(rng.choice([*spaces, "A", "b", "Z", "\x00", "\x7f", ".", "  "]) for _ in range(rng.randint(0, 30)))
+        assert _page.fold(text) == " ".join(text.split()).casefold()
+
+
+@pytest.mark.parametrize("h1", ["<h1>Not Found</h1>", "<H1 class=\"a b\" id='t'>\n  Grid   report\t</H1>",
+                                "<h1 data-x=y>caf\u00e9 \u9875\u9762 \U0001f600</h1>", "<h1 title=\"a>b\">x</h1>",
+                                "<h1>a &amp; b</h1>", "<h1>a <b>bold</b> c</h1>", "<h1 a=b/>x</h1>", "<h1>a\x0bb</h1>",
+                                "<h1>\x85\u2028\xa0</h1>", "<h1 a='\"' b=\"'\">q</h1>", "<h1 hidden>x</h1>"])
+def test_headline_without_a_parse_is_what_lxml_reads(h1: str) -> None:
+    from lxml import etree, html
+
+    try:
+        expected = " ".join(html.fragment_fromstring(h1).text_content().split())[:300]
+    except (etree.ParserError, ValueError):
+        expected = ""
+    assert _match._headline(f"<body>{h1}<p>after</p>") == expected
+
+
+def test_no_character_is_both_letter_and_digit() -> None:
+    """`_is_id` skips its digit scan on all-letter tokens; that is exact only while this holds."""
+    assert not [c for c in map(chr, range(0x110000)) if c.isalpha() and c.isdigit()]
+    assert _match._is_id("v2") and _match._is_id("x" * 25) and not _match._is_id("caf\u00e9")
+
+
+def test_memoised_url_helpers_hand_out_fresh_lists() -> None:
+    url = "https://news.site-a.org/en/2024/grid-reliability-report-for-texas"
+    _match.slug_words(url).append("mutated")
+    _page.path_segments(url).append("mutated")
+    assert _match.slug_words(url) == ["grid", "reliability", "report", "for", "texas"]
+    assert _page.path_segments(url) == ["2024", "grid-reliability-report-for-texas"]

@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
+from citecheck.checks._literals import LiteralIndex
 from citecheck.checks._prepared import prepared
 from citecheck.models import Hit, Page, Severity
 from citecheck.urls import TRACKING_PARAMS
@@ -22,18 +23,39 @@ _HIT_FIELDS = {f.name for f in fields(Hit)}
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', "\u00a0": " ", "\u2013": "-"})
 _INDEX = re.compile(r"^(index|default|home)(\.[a-z0-9]+)?$", re.IGNORECASE)
 _LOCALE = re.compile(r"^[a-z]{2}([-_][a-z]{2})?$", re.IGNORECASE)
+# Which required literals (folded) a folded text holds, and which markers (lowered) lowered markup
+# holds: one scan per text for all rules. Memo state only; every answer is a function of its inputs.
+_TEXT_LITERALS = LiteralIndex()
+_MARKUP_LITERALS = LiteralIndex()
 
 
 @lru_cache(maxsize=64)
 def fold(text: str) -> str:
     """Case-folded, NFKC-normalised text with curly quotes straightened and whitespace collapsed."""
     # str.split() splits on exactly the characters `\s` matches, and is 4x faster than re.sub
-    return " ".join(unicodedata.normalize("NFKC", text or "").translate(_QUOTES).split()).casefold()
+    text = text or ""
+    if text.isascii():  # NFKC and the quote table change no ASCII character: skip both passes
+        return _collapse_ascii(text)
+    return " ".join(unicodedata.normalize("NFKC", text).translate(_QUOTES).split()).casefold()
+
+
+# The characters str.split() splits ASCII text on (a test holds this table to it)
+_ASCII_SPACE = bytes.maketrans(b"\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f", b"         ")
+
+
+def _collapse_ascii(text: str) -> str:
+    """`" ".join(text.split()).casefold()` for ASCII text, in C passes over bytes (twice as fast:
+    no list of words is built)."""
+    spaced = text.encode("ascii").translate(_ASCII_SPACE)
+    while b"  " in spaced:
+        spaced = spaced.replace(b"  ", b" ")
+    return spaced.strip(b" ").lower().decode("ascii")
 
 
 @lru_cache(maxsize=256)
 def _pattern(items: tuple[str, ...], regex: bool) -> re.Pattern[str] | None:
-    bounded, free = [], []
+    bounded: list[str] = []
+    free: list[str] = []
     for item in items:
         body = item if regex else re.escape(fold(item))
         right = r"(?!\w)" if re.search(r"[a-z0-9.]$", fold(item)[-1:]) else ""
@@ -56,8 +78,10 @@ class _Phrases:
     def __init__(self, items: Iterable[Any]) -> None:
         self.items = tuple(str(i) for i in items if str(i).strip())
         self.folded = tuple(fold(i) for i in self.items)
-        # (required literal, compiled item) for regex lists: an item whose literal is absent is skipped
+        # (required literal, item) for regex lists: an item whose literal is absent is skipped
         self.regexes = [(required_literal(i), i) for i in self.items]
+        self.literals = frozenset(literal for literal, _ in self.regexes if literal)
+        self.unconditional = [i for literal, i in self.regexes if not literal]  # tried on every text
 
 
 def find_phrase(text: str, items: Iterable[Any], regex: bool = False) -> str:
@@ -77,10 +101,12 @@ def find_phrase(text: str, items: Iterable[Any], regex: bool = False) -> str:
 
 def _first_regex(folded: str, spec: _Phrases) -> str:
     """Leftmost match of any regex item; an item whose required literal is absent is skipped."""
+    present = _TEXT_LITERALS.found_in(folded, spec.literals)
+    # in list order: on a tie of positions the earlier item wins
+    items = [i for literal, i in spec.regexes if not literal or literal in present] if present \
+        else spec.unconditional
     best: re.Match[str] | None = None
-    for literal, item in spec.regexes:
-        if literal and literal not in folded:
-            continue
+    for item in items:
         pattern = _pattern((item,), True)
         found = pattern.search(folded) if pattern is not None else None
         if found and (best is None or found.start() < best.start()):
@@ -95,7 +121,8 @@ _META = set("()[]{}|?*+^$.\\")
 def required_literal(regex: str) -> str:
     """The longest run of plain characters outside any group that every match must contain
     (folded); '' when there is none of at least three characters."""
-    runs, run, depth, i = [], "", 0, 0
+    runs: list[str] = []
+    run, depth, i = "", 0, 0
     while i < len(regex):
         c = regex[i]
         if c == "\\" and i + 1 < len(regex):
@@ -134,14 +161,27 @@ def _end(runs: list[str], run: str) -> str:
 
 def find_marker(markup: str, items: Iterable[Any]) -> str:
     """The first raw substring marker of `items` in markup (case-insensitive)."""
-    lowered = _lower(markup or "")
-    markers = prepared(items, "markers", lambda found: [(str(m), str(m).lower()) for m in found if str(m)])
-    return next((m for m, low in markers if low in lowered), "")
+    lowered = lower(markup or "")
+    markers, lows = prepared(items, "markers", _markers)
+    present = _MARKUP_LITERALS.found_in(lowered, lows) if lows else lows
+    return next((m for m, low in markers if low in present), "") if present else ""
+
+
+def _markers(items: Iterable[Any]) -> tuple[list[tuple[str, str]], frozenset[str]]:
+    """(marker, lowered marker) pairs in list order, and the set of lowered markers."""
+    pairs = [(str(m), str(m).lower()) for m in items if str(m)]
+    return pairs, frozenset(low for _, low in pairs)
 
 
 @lru_cache(maxsize=16)  # several rules look for markers in the same page's markup
-def _lower(text: str) -> str:
+def lower(text: str) -> str:
+    """`text.lower()`, memoised: the rules read the same page's markup one after the other."""
     return text.lower()
+
+
+def lowered_items(items: Iterable[Any]) -> tuple[str, ...]:
+    """`str(i).lower()` of each item, in order, once per list (see `prepared`)."""
+    return prepared(items, "lowered", lambda found: tuple(str(i).lower() for i in found))
 
 
 def pack_list(options: Mapping[str, Any], key: str) -> tuple[Any, ...]:
@@ -169,15 +209,20 @@ def answered(page: Page) -> bool:
 
 def path_segments(url: str) -> list[str]:
     """Meaningful path segments: no empty ones, no index file, no leading locale (`/en/`, `/de-de/`)."""
+    return list(_segments(url))
+
+
+@lru_cache(maxsize=64)  # H003 asks about the same page's URLs several times
+def _segments(url: str) -> tuple[str, ...]:
     try:
         segs = [s for s in urlsplit(url).path.split("/") if s]
     except ValueError:
-        return []
+        return ()
     if segs and _INDEX.match(segs[-1]):
         segs = segs[:-1]
     if segs and _LOCALE.match(segs[0]):
         segs = segs[1:]
-    return segs
+    return tuple(segs)
 
 
 def content_query(url: str) -> list[tuple[str, str]]:
@@ -188,6 +233,7 @@ def content_query(url: str) -> list[tuple[str, str]]:
         return []
 
 
+@lru_cache(maxsize=64)
 def is_deep(url: str) -> bool:
     """The URL names something below a site's home page (a path or a content-selecting query)."""
     return bool(path_segments(url) or content_query(url))

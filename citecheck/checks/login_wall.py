@@ -23,7 +23,7 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from citecheck.checks._page import emit, find_phrase, pack_list
+from citecheck.checks._page import emit, find_phrase, lower, lowered_items, pack_list
 from citecheck.models import Hit, Page
 from citecheck.urls import host_of
 
@@ -62,7 +62,7 @@ def sign_in_evidence(page: Page, options: Mapping[str, Any]) -> list[str]:
             and not find_phrase(_path_query(page.url), paths, regex=True):
         return [f"redirected to the sign-in page {final}"]
     short = len(page.text_sample or "") <= int(options.get("short_text", 1500))
-    has_password = 'type="password"' in (page.html_sample or "").lower()
+    has_password = 'type="password"' in lower(page.html_sample or "")
     title = find_phrase(page.title, pack_list(options, "titles"), regex=True)
     if title and (short or has_password):
         return [f"sign-in title {page.title!r}"]
@@ -72,7 +72,7 @@ def sign_in_evidence(page: Page, options: Mapping[str, Any]) -> list[str]:
 
 def consent_evidence(page: Page, options: Mapping[str, Any]) -> list[str]:
     host = host_of(page.final_url or page.url)
-    if any(host.startswith(str(p).lower()) for p in pack_list(options, "consent_hosts")):
+    if host.startswith(lowered_items(pack_list(options, "consent_hosts"))):
         return [f"consent host {host}"]
     if find_phrase(page.title, pack_list(options, "consent_titles"), regex=True):
         return [f"consent title {page.title!r}"]

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from citecheck.checks._page import emit, find_marker, find_phrase, pack_list
+from citecheck.checks._page import emit, find_marker, find_phrase, lowered_items, pack_list
 from citecheck.models import Hit, Page
 from citecheck.urls import host_of, registrable_domain
 
@@ -42,8 +42,7 @@ def evidence(page: Page, options: Mapping[str, Any]) -> list[str]:
     """Why the domain looks parked; empty when it does not."""
     final = page.final_url or page.url
     market = registrable_domain(host_of(final))
-    hosts = {str(h).lower() for h in pack_list(options, "hosts")}
-    if market in hosts and market != registrable_domain(host_of(page.url)):
+    if market in lowered_items(pack_list(options, "hosts")) and market != registrable_domain(host_of(page.url)):
         return [f"redirected to the domain marketplace {market}"]
     if page.status is not None and page.status >= 400:
         return []
