@@ -12,7 +12,7 @@ from rapidfuzz import fuzz
 from citecheck.support.text import (
     ascii_words,
     clean_claim,
-    content_words,
+    content_word_set,
     entities,
     number_core,
     numbers,
@@ -43,14 +43,24 @@ class LexicalVerifier:
     """Coverage of the claim's content words (stemmed) plus rapidfuzz token-set similarity."""
 
     def best(self, claim: str, passages: Sequence[str]) -> tuple[int, float]:
-        words = set(content_words(claim))
+        words = content_word_set(claim)
         if not words or not passages:
             return 0, 0.0
-        sets = getattr(passages, "sets", None) or [_word_set(p) for p in passages]
-        # Word coverage is cheap set arithmetic; the fuzzy ratio runs only on the best few passages.
-        ranked = sorted(range(len(passages)), key=lambda i: -len(words & sets[i]))[:5]
-        scored = [(similarity(words, claim, passages[i], sets[i]), i) for i in ranked]
-        best_s, best_i = max(scored, key=lambda pair: (pair[0], -pair[1]))
+        if isinstance(passages, Passages):
+            counts = passages.coverage(words)
+        else:
+            counts = [len(words & _word_set(p)) for p in passages]
+        # Word coverage is cheap set arithmetic; the fuzzy ratio runs only on the best few passages
+        # (a stable sort: ties in index order), and not on one that could not win with a ratio of 100.
+        ranked = sorted(range(len(passages)), key=counts.__getitem__, reverse=True)[:5]
+        best_s, best_i = -1.0, 0
+        for i in ranked:
+            coverage = counts[i] / len(words)
+            if 0.75 * coverage + 0.25 < best_s:  # would lose even with a ratio of 100
+                continue
+            score = _score(coverage, claim, passages[i])
+            if score > best_s or (score == best_s and i < best_i):
+                best_s, best_i = score, i
         return best_i, best_s
 
 
@@ -58,34 +68,65 @@ def similarity(claim_words: set[str], claim: str, passage: str, passage_words: f
     if not claim_words:
         return 0.0
     have = passage_words if passage_words is not None else _word_set(passage)
-    coverage = len(claim_words & have) / len(claim_words)
+    return _score(len(claim_words & have) / len(claim_words), claim, passage)
+
+
+def _score(coverage: float, claim: str, passage: str) -> float:
+    """3/4 word coverage, 1/4 token-set ratio (0-100): at most `0.75 * coverage + 0.25`."""
     return 0.75 * coverage + 0.25 * fuzz.token_set_ratio(claim, passage) / 100
 
 
 @lru_cache(maxsize=8192)  # sentences repeat across a site's pages (navigation, boilerplate)
 def _word_set(passage: str) -> frozenset[str]:
-    return frozenset(content_words(passage))
+    return frozenset(content_word_set(passage))
 
 
 class Passages(list[str]):
-    """Passages plus the content-word set of each (`sets`), built from per-sentence sets so each
-    sentence is tokenised once, not once per window it falls in."""
+    """Passages plus the sentences they are built from and each one's content-word set, so a
+    sentence is tokenised (and its numbers found) once, not once per window it falls in."""
 
-    sets: list[frozenset[str]]
+    sentences: list[str]
+    sentence_sets: list[frozenset[str]]
+    window: int
+
+    def coverage(self, words: set[str]) -> list[int]:
+        """How many of `words` each passage holds: the claim's hits per sentence, united per
+        window (a claim's few words, not a union of every window's words built per source)."""
+        hits = list(map(words.intersection, self.sentence_sets))
+        return [len(set().union(*hits[i:i + self.window])) for i in range(len(self))]
+
+    def numbers_near(self, index: int) -> frozenset[str]:
+        """`numbers()` of passages index-1..index+1 joined by spaces, from the numbers of their
+        sentences: a number never runs across a sentence's final stop (nor does the space after
+        one let it), so the join holds exactly the numbers of its sentences. A sentence without
+        one (not from `passages()`) has the join scanned instead."""
+        windows = range(len(self))[max(0, index - 1): index + 2]
+        order = [j for w in windows for j in range(w, min(w + self.window, len(self.sentences)))]
+        if all(self.sentences[j].endswith(_SENTENCE_ENDS) for j in order[:-1]):
+            return frozenset().union(*(_sentence_numbers(self.sentences[j]) for j in order))
+        return frozenset(numbers(" ".join(self[max(0, index - 1): index + 2])))
+
+
+_SENTENCE_ENDS = tuple(".!?。！？")  # the final character of every sentence but a text's last
+
+
+@lru_cache(maxsize=8192)
+def _sentence_numbers(sentence: str) -> frozenset[str]:
+    return frozenset(numbers(sentence))
 
 
 @lru_cache(maxsize=64)
 def passages(text: str, window: int = 3, limit: int = 400) -> Passages:
     """Overlapping windows of `window` sentences (at most `limit` windows); memoised per source."""
     sentences = [s.strip() for _, s in split_sentences(text)][: limit + window - 1]
-    words = [_word_set(s) for s in sentences]
     if len(sentences) <= window:
         out = Passages([" ".join(sentences)] if sentences else [])
-        out.sets = [frozenset().union(*words)] if sentences else []
-        return out
-    count = min(limit, len(sentences) - window + 1)
-    out = Passages(" ".join(sentences[i:i + window]) for i in range(count))
-    out.sets = [frozenset().union(*words[i:i + window]) for i in range(count)]
+    else:
+        count = min(limit, len(sentences) - window + 1)
+        out = Passages(" ".join(sentences[i:i + window]) for i in range(count))
+    out.sentences = sentences
+    out.sentence_sets = [_word_set(s) for s in sentences]
+    out.window = window
     return out
 
 
@@ -106,8 +147,7 @@ def assess(sentence: str, source_text: str, verifier: Verifier | None = None,
         return Assessment(True, 1.0, reason="nothing to check")
     index, score = (verifier or LexicalVerifier()).best(claim, chunks)
     passage = chunks[index]
-    nearby = " ".join(chunks[max(0, index - 1): index + 2])
-    missing_n = _missing_numbers(claim, nearby) if thresholds.check_numbers else ()
+    missing_n = _missing_numbers(claim, chunks.numbers_near(index)) if thresholds.check_numbers else ()
     missing_e = _missing_entities(claim, source_text, thresholds) if thresholds.check_entities else ()
     reasons = []
     if score < thresholds.min_score:
@@ -119,19 +159,14 @@ def assess(sentence: str, source_text: str, verifier: Verifier | None = None,
     return Assessment(not reasons, round(score, 3), passage, missing_n, missing_e, "; ".join(reasons))
 
 
-def _missing_numbers(claim: str, passage: str) -> tuple[str, ...]:
-    have = _numbers(passage)
+def _missing_numbers(claim: str, have: frozenset[str]) -> tuple[str, ...]:
+    """The claim's numbers found in `have` neither as written nor by their core (`3.5bn` → `3.5`)."""
     cores = {number_core(n) for n in have}
     return tuple(sorted(n for n in numbers(claim) if n not in have and number_core(n) not in cores))
 
 
-@lru_cache(maxsize=256)
-def _numbers(text: str) -> set[str]:
-    return numbers(text)
-
-
 def _missing_entities(claim: str, source: str, thresholds: Thresholds) -> tuple[str, ...]:
-    lowered, tokens = _index(source)
+    lowered = _lowered(source)
     missing = []
     for name in entities(claim):
         if name in thresholds.ignore_entities:
@@ -139,17 +174,22 @@ def _missing_entities(claim: str, source: str, thresholds: Thresholds) -> tuple[
         parts = name.split()
         if name.lower() in lowered or all(part.lower() in lowered for part in parts):
             continue
-        if len(parts) > 1 and acronym(parts) in tokens:
+        if len(parts) > 1 and acronym(parts) in _tokens(source):
             continue  # "Bureau of Transportation Statistics" is cited as "BTS"
         missing.append(name)
     return tuple(sorted(missing))
 
 
 @lru_cache(maxsize=64)
-def _index(source: str) -> tuple[str, frozenset[str]]:
-    lowered = source.lower()
+def _lowered(source: str) -> str:
+    return source.lower()
+
+
+@lru_cache(maxsize=64)  # built only for a many-word name not found as written (rarely)
+def _tokens(source: str) -> frozenset[str]:
+    lowered = _lowered(source)
     fast = ascii_words(lowered)  # the same tokens as [a-z0-9]+ on ASCII text
-    return lowered, frozenset(fast if fast is not None else re.findall(r"[a-z0-9]+", lowered))
+    return frozenset(fast if fast is not None else re.findall(r"[a-z0-9]+", lowered))
 
 
 def acronym(parts: list[str]) -> str:

@@ -30,7 +30,7 @@ def footnote_urls(doc: Document) -> dict[str, list[str]]:
     """Footnote label → URLs in its definition (the definition line and its indented continuation)."""
     lines = doc.text.split("\n")
     out: dict[str, list[str]] = {}
-    label, for_lines = "", set()
+    label = ""
     ranges: dict[str, set[int]] = {}
     for number, line in enumerate(lines, start=1):
         m = _FOOTDEF_RE.match(line)
@@ -129,8 +129,9 @@ def _cited_claims(doc: Document) -> list[CitedClaim]:
             continue
         for offset, sentence in split_sentences(span.text):
             urls = [u for label in _FOOTREF_RE.findall(sentence) for u in notes.get(label, [])]
-            urls += _INLINE_RE.findall(sentence)
-            inline_spans = [m.span() for m in _INLINE_RE.finditer(sentence)]
+            inline = list(_INLINE_RE.finditer(sentence))
+            urls += [m.group(1) for m in inline]
+            inline_spans = [m.span() for m in inline]
             urls += [m.url for m in find_urls(sentence) if not any(a <= m.start < b for a, b in inline_spans)]
             ids = [sid.group(0).lower() for g in SOURCE_GROUP_RE.finditer(sentence)
                    for sid in SOURCE_ID_RE.finditer(g.group("ids"))]

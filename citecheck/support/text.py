@@ -2,39 +2,86 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import lru_cache
 
 # Matches from the sentence's final punctuation (a first-character class the regex engine can scan
 # for), not from a look-behind tried at every position: the sentence ends one character in.
 _SENT_END_RE = re.compile(r"[.!?。！？][\"'”’)\]]*\s+(?=[\"'“‘(\[]?[A-Z0-9\u4e00-\u9fff])")
+_STOP_CHARS = ".!?。！？"  # _SENT_END_RE's first character class: where a match can start
 _ABBREV = ("e.g.", "i.e.", "etc.", "vs.", "Inc.", "Ltd.", "Corp.", "Co.", "Mr.", "Ms.", "Dr.", "St.", "No.", "U.S.",
-           "approx.", "Jan.", "Feb.", "Mar.", "Apr.", "Aug.", "Sept.", "Sep.", "Oct.", "Nov.", "Dec.", "Fig.")
+           "approx.", "Jan.", "Feb.", "Mar.", "Apr.", "Aug.", "Sept.", "Sep.", "Oct.", "Nov.", "Dec.", "Fig.")  # each ends in "."
 _MD_LINK_RE = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 _CITE_RE = re.compile(r"\[\^[^\]]+\]|\[src-\d{3,}(?:\s*[,;]\s*src-\d{3,})*\]|<[^>]+>", re.IGNORECASE)
 _LIST_LABEL_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\*\*)?[\w][\w /&-]{0,40}:(?:\*\*)?\s+|^\s*(?:[-*+]|\d+[.)])\s+")
 _URL_RE = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
+_MARKUP_RE = re.compile(r"[*_`#>|]+")
 _WORD_RE = re.compile(r"[A-Za-z\u00c0-\u024f][A-Za-z\u00c0-\u024f'-]+|\d[\d,.]*")
-_NUMBER_RE = re.compile(r"(?<![\w.])[$€£¥]?\d[\d,]*(?:\.\d+)?\s?(?:%|percent|per cent|bn|billion|million|m\b|k\b|x\b)?",
-                        re.IGNORECASE)
+# A currency sign or digit not right after a word character or a dot (a sign needs a digit next),
+# then the number and its unit. The look-behinds follow the first character, not precede it, so the
+# regex engine scans for that character instead of trying every position.
+_NUMBER_RE = re.compile(r"[$€£¥\d](?<![\w.][$€£¥\d])(?:(?<=[$€£¥])\d|(?<=\d))"
+                        r"[\d,]*(?:\.\d+)?\s?(?:%|percent|per cent|bn|billion|million|m\b|k\b|x\b)?", re.IGNORECASE)
+_NUMBER_NOISE_RE = re.compile(r"[$€£¥,\s]")
+_NUMBER_CORE_RE = re.compile(r"\d+(?:\.\d+)?")
 _ENTITY_RE = re.compile(r"\b(?:[A-Z][a-zA-Z0-9&'-]*[a-z0-9][a-zA-Z0-9&'-]*|[A-Z]{2,}[a-z]?s?)"
                         r"(?:\s+(?:[A-Z][a-zA-Z0-9&'-]+|of|de|and|&))*(?:\s+[A-Z][a-zA-Z0-9&'-]+)?")
+_POSSESSIVE_RE = re.compile(r"['’]s\b")
 STOPWORDS = frozenset(["a", "an", "the", "and", "or", "but", "if", "then", "of", "to", "in", "on", "at", "by", "for", "with", "from", "as", "is", "are", "was", "were", "be", "been", "being", "that", "this", "these", "those", "it", "its", "their", "there", "which", "who", "whom", "whose", "what", "when", "where", "why", "how", "than", "too", "very", "can", "could", "should", "would", "may", "might", "will", "shall", "do", "does", "did", "has", "have", "had", "not", "no", "nor", "so", "such", "into", "over", "under", "about", "after", "before", "between", "during", "per", "via", "our", "we", "they", "he", "she", "his", "her", "them", "also", "more", "most", "less", "least", "many", "much", "other", "some", "any", "each", "every", "all", "both", "either", "neither", "one", "two", "three", "first", "second", "new", "own", "same", "up", "down", "out", "off", "again", "further", "once"])
 _SUFFIXES = ("ing", "edly", "ed", "es", "s", "ly")
 
 
 def split_sentences(text: str) -> list[tuple[int, str]]:
     """(offset, sentence) pairs; conservative about abbreviations and decimals."""
+    stops = _stops(text)
     protected = text
-    for abbr in _ABBREV:
-        if abbr in protected:  # most texts hold few of them: skip the no-op replaces
-            protected = protected.replace(abbr, abbr.replace(".", "\x00"))
+    for abbr in _abbreviations_in(text, stops):
+        protected = protected.replace(abbr, abbr.replace(".", "\x00"))
     out: list[tuple[int, str]] = []
     start = 0
-    for m in _SENT_END_RE.finditer(protected):
+    for m in _SENT_END_RE.finditer(protected) if stops is None else _ends_at(protected, stops):
         out.append((start, text[start:m.start() + 1]))
         start = m.end()
     out.append((start, text[start:]))
     return [(o, s) for o, s in out if s.strip()]
+
+
+def _stops(text: str) -> list[int] | None:
+    """Where `text` has a sentence-final character, in order: C-level `find`s, not a regex trying
+    every character. None when they are so dense that the regex is the cheaper way."""
+    most = len(text) // 32
+    stops: list[int] = []
+    for char in ".!?" if text.isascii() else _STOP_CHARS:
+        at = text.find(char)
+        while at != -1:
+            if len(stops) > most:
+                return None
+            stops.append(at)
+            at = text.find(char, at + 1)
+    return sorted(stops)
+
+
+def _ends_at(protected: str, stops: list[int]) -> Iterator[re.Match[str]]:
+    """`_SENT_END_RE.finditer(protected)`, tried only where a match can start."""
+    start = 0
+    for stop in stops:
+        if stop >= start and (m := _SENT_END_RE.match(protected, stop)):
+            start = m.end()
+            yield m
+
+
+def _abbreviations_in(text: str, stops: list[int] | None) -> list[str]:
+    """The abbreviations `text` holds, in `_ABBREV` order (the others' replaces are no-ops).
+
+    Each one ends in a full stop, so with the stops at hand only they are tried (one C-level
+    `endswith` over all abbreviations each), not one scan of the whole text per abbreviation."""
+    if stops is None:
+        return [abbr for abbr in _ABBREV if abbr in text]
+    found: set[str] = set()
+    for stop in stops:
+        if text.endswith(_ABBREV, 0, stop + 1):
+            found.update(abbr for abbr in _ABBREV if text.endswith(abbr, 0, stop + 1))
+    return [abbr for abbr in _ABBREV if abbr in found]
 
 
 def clean_claim(sentence: str) -> str:
@@ -43,7 +90,7 @@ def clean_claim(sentence: str) -> str:
     text = _LIST_LABEL_RE.sub("", text)
     text = _CITE_RE.sub(" ", text)
     text = _URL_RE.sub(" ", text)
-    text = re.sub(r"[*_`#>|]+", " ", text)
+    text = _MARKUP_RE.sub(" ", text)
     return " ".join(text.split())
 
 
@@ -72,6 +119,13 @@ def content_words(text: str) -> list[str]:
     return [w for w in kept if w]
 
 
+def content_word_set(text: str) -> set[str]:
+    """`set(content_words(text))`, without the list in between (a set, then its one '' gone)."""
+    words = set(map(_content_stem, _WORD_RE.findall(text)))
+    words.discard("")
+    return words
+
+
 @lru_cache(maxsize=65536)
 def _content_stem(word: str) -> str:
     """The stem of a content word; '' for a stopword or a number (one cached call per token)."""
@@ -81,19 +135,30 @@ def _content_stem(word: str) -> str:
 def numbers(text: str) -> set[str]:
     """Normalised numeric facts: `1,200` → `1200`, `12 percent` → `12%`, `$3.5bn` → `3.5bn`."""
     found = set()
-    for m in _NUMBER_RE.finditer(text):
-        raw = m.group(0).lower().strip()
-        value = re.sub(r"[$€£¥,\s]", "", raw)
-        value = value.replace("percent", "%").replace("percent", "%").replace("billion", "bn")
-        value = value.replace("million", "m")
-        number = re.match(r"\d+(?:\.\d+)?", value)
-        if number and not (len(number.group(0)) == 1 and value == number.group(0)):
-            found.add(value.rstrip("."))
+    for raw in _NUMBER_RE.findall(text):
+        plain = raw.rstrip()
+        if plain.isdigit() and plain.isascii():  # a bare integer (most numbers): itself, bar one digit
+            if len(plain) > 1:
+                found.add(plain)
+        elif value := _number_value(raw):
+            found.add(value)
     return found
 
 
+@lru_cache(maxsize=4096)  # "$3.5bn", "45%", "2023 " recur across a source's sentences and pages
+def _number_value(raw: str) -> str:
+    """One `_NUMBER_RE` match normalised; '' for a lone digit (a list marker, a count), which is
+    not a checkable fact."""
+    value = _NUMBER_NOISE_RE.sub("", raw.lower().strip())
+    value = value.replace("percent", "%").replace("billion", "bn").replace("million", "m")
+    number = _NUMBER_CORE_RE.match(value)
+    if number and not (len(number.group(0)) == 1 and value == number.group(0)):
+        return value.rstrip(".")
+    return ""
+
+
 def number_core(value: str) -> str:
-    m = re.match(r"\d+(?:\.\d+)?", value)
+    m = _NUMBER_CORE_RE.match(value)
     return m.group(0) if m else value
 
 
@@ -101,7 +166,7 @@ def entities(text: str) -> set[str]:
     """Capitalised names not at a sentence start (a light, dependency-free NER)."""
     found = set()
     for m in _ENTITY_RE.finditer(text):
-        words = re.sub(r"['’]s\b", "", m.group(0)).split()
+        words = _POSSESSIVE_RE.sub("", m.group(0)).split()
         at_start = m.start() == 0 or text[: m.start()].rstrip().endswith((".", "!", "?", ":"))
         while words and words[0].lower() in STOPWORDS:
             words, at_start = words[1:], False
