@@ -100,8 +100,8 @@ def run_key(files: Iterable[tuple[str, str]], config: Config, corpus: bytes | No
             digest.update(path.read_bytes())
     digest.update(dt.date.today().isoformat().encode())
     digest.update(hashlib.sha256(corpus).hexdigest().encode() if corpus is not None else b"-")
-    for path, text in files:
-        digest.update(f"\x00{path}\x00{len(text)}\x00".encode())
+    for name, text in files:
+        digest.update(f"\x00{name}\x00{len(text)}\x00".encode())
         digest.update(text.encode("utf-8", "surrogatepass"))
     return digest.hexdigest()
 

@@ -2,7 +2,7 @@
 bare matcher's offsets are exact, and `dedupe_key` is idempotent. Kept to a few seconds."""
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from citecheck.extract import extract_document
@@ -24,6 +24,7 @@ def _lines(text: str) -> list[str]:
 
 @FAST
 @given(SOURCES, st.sampled_from(["markdown", "html", "text"]))
+@example("<pre><img src=", "markdown")  # lxml read its own `</body` as the open attribute's value
 def test_every_position_points_at_the_url_as_written(text: str, kind: str) -> None:
     document = extract_document("memo", text, kind)
     lines = _lines(text)

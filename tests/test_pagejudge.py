@@ -127,6 +127,9 @@ def test_warm_rerun_reuses_page_rule_results(served: Any, tmp_path: Path, monkey
     monkeypatch.setattr(pagejudge, "PARALLEL_MIN_URLS", 1)
     monkeypatch.setattr(pagejudge, "single_threaded", lambda: True)  # the test server is a thread
     monkeypatch.setattr(Engine, "check_pages", counted)
+    # Unverifiable pages (999, challenges, loops) are never cached, so the warm run fetches them
+    # again; their facts, fetch time included, must be the same for the memo to apply to them.
+    monkeypatch.setattr("citecheck.fetch.client.now_iso", lambda: "2026-11-29T12:00:00Z")
     config = Config(fetch=FetchConfig(allow=("127.0.0.1",), cache=str(tmp_path / "c.sqlite"), timeout=5, retries=0))
     cold = citecheck.audit([str(memo)], config, online=True)
     runs_cold = log.read_text(encoding="utf-8").count("run")

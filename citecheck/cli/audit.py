@@ -128,5 +128,5 @@ def _fetcher(progress: bool, verbose: bool) -> Any:
                 click.echo(line, err=True)
         return pages
 
-    run.streams_pages = True  # type: ignore[attr-defined] - audit_inputs may pass on_page and defer_parse
+    run.streams_pages = True  # type: ignore[attr-defined]  # audit_inputs may pass on_page and defer_parse
     return run

@@ -41,7 +41,7 @@ def command(runs: tuple[str, ...], output: str, report_path: str | None, csv_pat
     registry = build_registry(config.packs)
     engine = Engine(resolve(registry, config))
     entries = gather(runs, config.include or DEFAULT_INCLUDE, config.exclude, config.max_file_size)
-    pages = {}
+    pages: dict[str, Any] = {}
     if not offline and entries:
         from citecheck.fetch import fetch_all
 

@@ -79,7 +79,7 @@ class Engine:
                 out.extend(self._run(rule, Fetched(link, page), path, link.section))
         return out
 
-    def check_memo(self, memo: Memo, shard: tuple[int, int] | None = None, only_shardable: bool = False,
+    def check_memo(self, memo: Memo, shard: tuple[Any, ...] | None = None, only_shardable: bool = False,
                    skip_shardable: bool = False) -> list[Finding]:
         """Memo rules over `memo`. With `shard=(i, n)`, shardable rules (`SHARDABLE = True`: M008)
         do the i-th of n parts of their work, so n processes can share it; the union of the parts

@@ -38,7 +38,10 @@ def html_fragment_links(content: str) -> list[HtmlLink]:
         root = html.fragment_fromstring(content, create_parent="div")
     except (etree.ParserError, ValueError):
         return []
-    return list(element_links(root, scan_html(content)))
+    # An attribute left open at the end (`<img src=`) makes lxml read its own closing markup as
+    # the value (`</body`): a value whose start tag was not found and that is not in the text at
+    # all was never written, so it is no link.
+    return [link for link in element_links(root, scan_html(content)) if link.offset >= 0 or link.raw in content]
 
 
 def element_links(root: etree._Element, scan: Scan) -> Iterator[HtmlLink]:

@@ -41,7 +41,7 @@ def _sqlite_utils() -> Any:
         return sys.modules["sqlite_utils"]
     hidden = [name for name in ("numpy", "pandas") if name not in sys.modules]
     for name in hidden:
-        sys.modules[name] = None  # type: ignore[assignment] - makes `import numpy` raise ImportError
+        sys.modules[name] = None  # type: ignore[assignment]  # makes `import numpy` raise ImportError
     try:
         import sqlite_utils
     finally:
