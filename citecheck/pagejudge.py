@@ -47,10 +47,11 @@ _PAGES: dict[str, Page] = {}  # in a worker: the pages it has judged (its M008 s
 _OWNERS: list[tuple[int, ...]] = []  # in a worker, per document: the worker that judges each claim (M008)
 _SHARDED = [False]  # a shardable memo rule (M008) is active: pages are routed by the claims partition
 _SIBLINGS: dict[str, str] = {}  # in a worker: sibling-probe URL → its parsed text sample
+_SPOOL: list[Any] = [None]  # the audit's body spool (a Spool), inherited
 _MEMO: dict[str, Any] = {"path": None, "salt": "", "cache": None}  # page-rule memo (see citecheck.rulememo)
 
 Item = tuple[str, list[Link], Page]  # (document path, the links citing one URL, its page)
-Arrival = tuple[str, Page, Any]  # (URL as cited, its page, its facts.Raw or None when complete)
+Arrival = tuple[str, Page, Any]  # (URL as cited, its page, its spooled facts.Raw or None when complete)
 
 
 def judge_batch(arrivals: list[Arrival]) -> tuple[list[Finding], dict[str, Page]]:
@@ -77,9 +78,10 @@ def judge_batch(arrivals: list[Arrival]) -> tuple[list[Finding], dict[str, Page]
     return out, {url: _PAGES[url] for url in completed}
 
 
-def _complete(page: Page, raw: Any) -> Page:
+def _complete(page: Page, spooled: Any) -> Page:
     from citecheck.fetch.facts import complete, sibling_sample
 
+    raw = _SPOOL[0].get(spooled)
     text = None
     if raw.sibling is not None:
         probe = raw.sibling[0]
@@ -87,6 +89,67 @@ def _complete(page: Page, raw: Any) -> Page:
             _SIBLINGS[probe] = sibling_sample(raw.sibling)
         text = _SIBLINGS[probe]
     return complete(page, raw, text)
+
+
+class Spool:
+    """Unparsed bodies on their way to the workers, in an unlinked temporary file: the parent
+    writes each body once as it arrives and sends only its place, a worker reads it back. Bodies
+    waiting for a busy worker sit in the page cache, not in the parent's memory, and are neither
+    pickled nor pushed through a pipe. A body that cannot be written travels inline instead."""
+
+    def __init__(self) -> None:
+        import tempfile
+
+        self.file = tempfile.TemporaryFile(prefix="citecheck-bodies-")  # noqa: SIM115 - closed by close()
+        self.fd = self.file.fileno()
+        self.end = 0
+        self.probes: dict[str, tuple[int, int]] = {}  # sibling-probe URL → its body's place
+
+    def _write(self, body: bytes) -> tuple[int, int] | bytes:
+        try:
+            written = os.pwrite(self.fd, body, self.end)
+        except OSError:
+            return body
+        if written != len(body):
+            return body
+        place = (self.end, written)
+        self.end += written
+        return place
+
+    def put(self, raw: Any) -> tuple[Any, ...]:
+        """(body place or bytes, content type, sibling) with the sibling's body written once per host."""
+        sibling = None
+        if raw.sibling is not None:
+            probe, body, content_type = raw.sibling
+            place: tuple[int, int] | bytes | None = self.probes.get(probe)
+            if place is None:
+                where = self._write(body)
+                if isinstance(where, tuple):
+                    self.probes[probe] = where
+                place = where
+            sibling = (probe, place, content_type)
+        return (self._write(raw.body), raw.content_type, sibling)
+
+    def _read(self, where: tuple[int, int] | bytes) -> bytes:
+        if isinstance(where, bytes):
+            return where
+        offset, length = where
+        return os.pread(self.fd, length, offset)
+
+    def get(self, spooled: tuple[Any, ...]) -> Any:
+        """In a worker: the `facts.Raw` that `put` spooled."""
+        from citecheck.fetch.facts import Raw
+
+        where, content_type, sibling = spooled
+        if sibling is not None:
+            probe, place, sibling_type = sibling
+            # a worker parses each host's probe once (`_SIBLINGS`): read its body only then
+            body = b"" if probe in _SIBLINGS else self._read(place)
+            sibling = (probe, body, sibling_type)
+        return Raw(self._read(where), content_type, sibling)
+
+    def close(self) -> None:
+        self.file.close()
 
 
 def _judge_memoised(items: list[Item], cache: Any) -> list[Finding]:
@@ -214,7 +277,6 @@ class _Worker:
         self.messages: list[tuple[str, Any]] = []
         self.thread: threading.Thread | None = None
         self.sent = 0  # batches and memo shares sent
-        self.siblings: set[str] = set()  # sibling-probe bodies this worker has been sent
 
     def start_reading(self) -> None:
         self.thread = threading.Thread(target=self._read, name=f"citecheck-pages-{self.index}-results",
@@ -283,6 +345,7 @@ class PageJudge:
 
             _sqlite_utils()
 
+        self.spool = _SPOOL[0] = Spool()
         context = multiprocessing.get_context("fork")
         # Every worker is forked before any thread starts (queue feeders, result readers, the fetcher's).
         self.workers: list[_Worker] = [_Worker(context, i) for i in range(WORKERS)]
@@ -300,6 +363,8 @@ class PageJudge:
         """Queue the page (and, unparsed, its body) for its worker; return the copy the parent keeps
         until the worker sends the completed one back (the markup sample and the sibling probe's
         text serve only page rules: ~40 % of a page's facts)."""
+        if raw is not None:
+            raw = self.spool.put(raw)
         if not self.routed:
             self.waiting.append((url, page, raw))
             if not self._take_routes(block=False):
@@ -335,13 +400,6 @@ class PageJudge:
         if part is None:
             part = self.route[url] = min(range(WORKERS), key=self.load.__getitem__)
             self.load[part] += 1
-        worker = self.workers[part]
-        if raw is not None and raw.sibling is not None:
-            probe = raw.sibling[0]
-            if probe in worker.siblings:  # the worker parsed this host's probe already
-                raw = replace(raw, sibling=(probe, b"", ""))
-            else:
-                worker.siblings.add(probe)
         batch = self.batches[part]
         batch.append((url, page, raw))
         if len(batch) >= BATCH:
@@ -431,3 +489,4 @@ class PageJudge:
             worker.inbox.close()
             worker.inbox.cancel_join_thread()
             worker.reader.close()
+        self.spool.close()
