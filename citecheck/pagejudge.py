@@ -11,7 +11,7 @@ servers it talks to come first and the workers use the CPU they leave.
 
 Pages are routed so that each worker holds every page its share of M008 needs: the memo's cited
 claims are partitioned into groups that share no source (`support.claims.partition`, derived by
-the workers as they start, so not on the fetch loop's path); a URL goes to the worker of its
+worker 0 as it starts, so not on the fetch loop's path); a URL goes to the worker of its
 claims' group (URLs no claim cites go to the least loaded worker). After the
 fetch each worker judges its part of the claims (M008's `options["shard"]`) and the parent runs
 the other memo rules on the completed pages.
@@ -44,7 +44,6 @@ _DOCUMENTS: list[Any] = []  # the audit's documents, inherited too
 _CORPUS: list[Any] = [None]  # the corpus M008 may judge claims against, inherited
 _LINKS: dict[str, list[tuple[str, list[Link]]]] = {}  # URL → (document path, the links citing it)
 _PAGES: dict[str, Page] = {}  # in a worker: the pages it has judged (its M008 share reads them)
-_OWNERS: list[tuple[int, ...]] = []  # in a worker, per document: the worker that judges each claim (M008)
 _SHARDED = [False]  # a shardable memo rule (M008) is active: pages are routed by the claims partition
 _SIBLINGS: dict[str, str] = {}  # in a worker: sibling-probe URL → its parsed text sample
 _SPOOL: list[Any] = [None]  # the audit's body spool (a Spool), inherited
@@ -191,23 +190,14 @@ def _memo_cache() -> Any:
     return _MEMO["cache"]
 
 
-def judge_memo_share(index: int, shard: tuple[int, int]) -> list[Finding]:
-    """In a worker: its part of the shardable memo rules (M008) on document `index`."""
+def judge_memo_share(index: int, shard: tuple[int, int], owners: tuple[int, ...] | None) -> list[Finding]:
+    """In a worker: its part of the shardable memo rules (M008) on document `index` (`owners`: the
+    worker of each cited claim, from the partition; None: interleaved parts)."""
     from citecheck.engine.run import Memo
 
     assert _ENGINE is not None, "judge_memo_share runs only in a forked worker"
-    owners = _OWNERS[index] if index < len(_OWNERS) else None
     return _ENGINE.check_memo(Memo(_DOCUMENTS[index], _CORPUS[0], _PAGES),
                               shard=(*shard, owners) if owners is not None else shard, only_shardable=True)
-
-
-def _partition() -> Any:
-    """The claims partition of the audit's documents (memoised: M008's shares read `_OWNERS`)."""
-    from citecheck.support.claims import partition
-
-    parts = partition(_DOCUMENTS, WORKERS)
-    _OWNERS[:] = parts.claim_part
-    return parts
 
 
 def _serve(index: int, inbox: Any, outbox: Any) -> None:
@@ -219,14 +209,15 @@ def _serve(index: int, inbox: Any, outbox: Any) -> None:
         os.nice(NICE)
     except OSError:
         pass
-    if _SHARDED[0]:  # every worker derives the same partition; the first tells the parent the routes
+    if _SHARDED[0] and index == 0:  # worker 0 derives the partition and sends the parent the routes
+        from citecheck.support.claims import partition
+
         try:
-            parts = _partition()
+            parts = partition(_DOCUMENTS, WORKERS)
         except BaseException as err:  # noqa: BLE001 - reported as a lost worker, never a silent pass
             outbox.send(("failed", f"partition: {type(err).__name__}: {err}"))
             return
-        if index == 0:
-            outbox.send(("routes", (parts.url_part, parts.load)))
+        outbox.send(("routes", (parts.url_part, parts.load, parts.claim_part)))
     while True:
         message = inbox.get()
         if message is None:
@@ -234,7 +225,7 @@ def _serve(index: int, inbox: Any, outbox: Any) -> None:
             return
         kind, payload = message
         try:
-            result = judge_batch(payload) if kind == "pages" else judge_memo_share(payload, (index, WORKERS))
+            result = judge_batch(payload) if kind == "pages" else judge_memo_share(*payload)
         except BaseException as err:  # noqa: BLE001 - reported as a lost worker, never a silent pass
             outbox.send(("failed", f"{type(err).__name__}: {err}"))
             return
@@ -317,10 +308,10 @@ class PageJudge:
                 _LINKS.setdefault(url, []).append((doc.path, links))
         self.route: dict[str, int] = {}
         self.load = [0] * WORKERS
-        _OWNERS.clear()
-        # With M008 active, claims sharing a source must stay on one worker: the workers derive the
-        # partition as they start (it reads every sentence: ~0.4 s on 5,000 links, off the fetch
-        # loop's path) and worker 0 sends the routes; pages that arrive before them wait here.
+        self.owners: tuple[tuple[int, ...], ...] = ()  # per document: the worker of each cited claim
+        # With M008 active, claims sharing a source must stay on one worker: worker 0 derives the
+        # partition as it starts (it reads every sentence: ~0.3 s on 5,000 links, off the fetch
+        # loop's path) and sends the routes; pages that arrive before them wait here.
         _SHARDED[0] = any(r.spec.shardable for r in engine.by_stage.get("memo", []))
         self.routed = not _SHARDED[0]
         self.waiting: list[tuple[str, Page, Any]] = []
@@ -382,7 +373,7 @@ class PageJudge:
         while True:
             for kind, payload in reader.messages[:2]:
                 if kind == "routes":
-                    url_part, load = payload
+                    url_part, load, self.owners = payload
                     self.route.update(url_part)
                     self.load = list(load)
                     self.routed = True
@@ -426,9 +417,10 @@ class PageJudge:
         """Queue every worker's part of the shardable memo rules on document `index` (after every
         page has been submitted, so each worker holds the pages of its part)."""
         self._flush()
-        for worker in self.workers:
+        owners = self.owners[index] if index < len(self.owners) else None
+        for part, worker in enumerate(self.workers):
             if not self.closed:
-                worker.inbox.put(("memo", index))
+                worker.inbox.put(("memo", (index, (part, WORKERS), owners)))
                 worker.sent += 1
 
     def results(self) -> dict[str, list[Finding]]:

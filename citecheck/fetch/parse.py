@@ -24,8 +24,9 @@ _CHARSET_RE = re.compile(rb"""<meta[^>]+charset=["']?([\w.:-]+)""", re.IGNORECAS
 _CT_CHARSET_RE = re.compile(r"charset=[\"']?([\w.:-]+)", re.IGNORECASE)
 _DROP = ("script", "style", "noscript", "template", "svg", "head", "iframe", "object")
 _DROP_SET = frozenset(_DROP)
-_PARSER = etree.HTMLParser(remove_comments=True, remove_pis=True)
-_BYTES_PARSER = etree.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True)
+# collect_ids=False: no id→element table (nothing here looks elements up by id; ~6 % of a parse)
+_PARSER = etree.HTMLParser(remove_comments=True, remove_pis=True, collect_ids=False)
+_BYTES_PARSER = etree.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True, collect_ids=False)
 
 
 @dataclass(frozen=True)
