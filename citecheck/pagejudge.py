@@ -218,6 +218,11 @@ def _serve(index: int, inbox: Any, outbox: Any) -> None:
             outbox.send(("failed", f"partition: {type(err).__name__}: {err}"))
             return
         outbox.send(("routes", (parts.url_part, parts.load, parts.claim_part)))
+    elif _SHARDED[0]:  # the others find the claims their M008 share reads while pages are held back
+        from citecheck.support.claims import cited_claims
+
+        for doc in _DOCUMENTS:
+            cited_claims(doc)
     while True:
         message = inbox.get()
         if message is None:

@@ -185,3 +185,38 @@ async def test_refused_port_is_unverifiable(unused_tcp_port: int) -> None:
     async with Fetcher(CFG) as fetcher:
         page = (await fetcher.fetch(f"http://127.0.0.1:{port}/")).page
     assert (page.outcome, page.error) == (Outcome.UNVERIFIABLE, "refused")
+
+
+async def test_deferred_parsing_completes_to_the_same_pages(tmp_path: Any) -> None:
+    """`fetch_all(defer_parse=True)` + `facts.complete` (what the audit's page workers do) gives
+    exactly the pages the fetch loop builds when it parses itself, sibling probe text included."""
+    from dataclasses import replace
+
+    from hostile import HostileWeb
+    from hostile_net import ServerThread
+
+    from citecheck.config import FetchConfig
+    from citecheck.fetch import fetch_all
+    from citecheck.fetch.facts import complete
+
+    web_ = HostileWeb()
+    paths = ["/article", "/missing", "/gone", "/soft404", "/pdf", "/bigtitle", "/deep", "/latin1", "/linkedin",
+             "/cf", "/chain/3", "/loop/a", "/to", "/bomb", "/echo"]
+    with ServerThread(web_.app) as thread:
+        urls = [f"http://127.0.0.1:{thread.port}{p}" for p in paths]
+        config = FetchConfig(allow=("127.0.0.1",), use_cache=False, timeout=5, retries=0)
+        parsed = await fetch_all(urls, config)
+        arrived: dict[str, Any] = {}
+        await fetch_all(urls, config, on_page=lambda url, page, raw: arrived.setdefault(url, (page, raw)),
+                        defer_parse=True)
+    done = {url: complete(page, raw) if raw is not None else page for url, (page, raw) in arrived.items()}
+
+    def comparable(page: Any) -> Any:
+        return replace(page, elapsed_ms=0.0, fetched_at="")
+
+    assert set(done) == set(parsed)
+    assert {u: comparable(p) for u, p in done.items()} == {u: comparable(p) for u, p in parsed.items()}
+    assert any(p.sibling_status and p.sibling_text is not None for p in done.values())  # probes ran
+    assert any(p.title for p in parsed.values())
+    unparsed = [page for page, raw in arrived.values() if raw is not None and raw.body]
+    assert unparsed and not any(p.title or p.text_sample or p.html_sample for p in unparsed)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from citecheck.fetch.parse import HTML_TYPES, BodyFacts, is_html, parse_body
 from citecheck.fetch.verdict import decide, is_challenge
@@ -93,15 +94,14 @@ def refused_page(url: str, error: str, chain: tuple[Hop, ...], fetched_at: str) 
 def complete(page: Page, raw: Raw, sibling_text: str | None = None) -> Page:
     """`page` (built with `parse=False`) with its body facts, as `build_page` makes it; the sibling
     probe's text is `sibling_text` when the caller parsed it already (one probe serves a host)."""
+    changes: dict[str, Any] = {}
     if raw.body and page.status is not None:
         facts = parse_body(raw.body, raw.content_type)
-        page = replace(page, title=facts.title, canonical=facts.canonical, text_sample=facts.text_sample,
+        changes.update(title=facts.title, canonical=facts.canonical, text_sample=facts.text_sample,
                        html_sample=facts.html_sample, content_hash=facts.content_hash, meta=facts.meta)
     if raw.sibling is not None and page.sibling_status is not None:
-        if sibling_text is None:
-            sibling_text = sibling_sample(raw.sibling)
-        page = replace(page, sibling_text=sibling_text)
-    return page
+        changes["sibling_text"] = sibling_text if sibling_text is not None else sibling_sample(raw.sibling)
+    return replace(page, **changes) if changes else page
 
 
 def sibling_sample(sibling: tuple[str, bytes, str]) -> str:
