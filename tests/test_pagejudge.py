@@ -185,3 +185,22 @@ def test_partition_groups_a_claims_other_spelling_with_the_cited_page() -> None:
     assert parts.url_part["https://example.org/a/"] == parts.url_part["https://example.org/a?utm_source=feed"] \
         == parts.claim_part[0][0]
     assert sorted(parts.load) == [3, 4]  # claims plus URLs: {claim 1, a/, a?utm} and two pairs
+
+
+@pytest.mark.skipif(not pagejudge.can_fork(), reason="needs fork and two cores")
+def test_bodies_travel_inline_when_the_spool_cannot_be_written(served: Any, tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    memo = _memo(tmp_path, served.base)
+    inline = _audit(memo)
+    spooled: list[int] = []
+
+    def full_disk(fd: int, data: bytes, offset: int) -> int:
+        spooled.append(len(data))
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(pagejudge, "PARALLEL_MIN_URLS", 1)
+    monkeypatch.setattr(pagejudge, "single_threaded", lambda: True)  # the test server is a thread
+    monkeypatch.setattr(pagejudge.os, "pwrite", full_disk)
+    forked = _audit(memo)
+    assert spooled  # the spool was tried, and every body then went through the pipe
+    assert forked.findings == inline.findings and not forked.crashed
