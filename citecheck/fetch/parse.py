@@ -78,9 +78,8 @@ def parse_body(body: bytes, content_type: str = "text/html") -> BodyFacts:
     root = _document(text[:PARSE_MAX])
     if root is None:
         return BodyFacts(content_hash=digest, html_sample=text[:HTML_MAX])
-    meta = _meta(root)
-    title = _title(root) or meta.get("og:title", "")
-    return BodyFacts(title=title, canonical=_canonical(root), text_sample=visible_text(root),
+    title, canonical, meta = _head_facts(root)
+    return BodyFacts(title=title, canonical=canonical, text_sample=visible_text(root),
                      html_sample=text[:HTML_MAX], content_hash=digest, meta=meta)
 
 
@@ -98,33 +97,40 @@ def _document(text: str) -> etree._Element | None:
     return root if isinstance(root, etree._Element) else None
 
 
-def _title(root: etree._Element) -> str:
-    for el in root.iter("title"):
-        text = "".join(str(t) for t in el.itertext())  # str(): lxml's stubs allow bytes
-        return " ".join(text[: TITLE_MAX * 4].split())[:TITLE_MAX]
-    return ""
+def _head_facts(root: etree._Element) -> tuple[str, str, dict[str, str]]:
+    """Title, canonical link and meta tags, from one walk over the four tags they live in."""
+    title_el = link_href = None
+    meta: dict[str, str] = {}
+    scripts: list[str] = []
+    for el in root.iter("title", "meta", "link", "script"):
+        tag = el.tag
+        if tag == "meta":
+            if len(meta) < 200:
+                _add_meta(el, meta)
+        elif tag == "script":
+            if el.text and (el.get("type") or "").lower() == "application/ld+json":
+                scripts.append(el.text)
+        elif tag == "title":
+            if title_el is None:
+                title_el = el
+        elif link_href is None and "canonical" in (el.get("rel") or "").lower().split() and el.get("href"):
+            link_href = (el.get("href") or "").strip()[:2000]
+    for raw in scripts:  # after every meta tag: a meta tag wins over JSON-LD for the same key
+        _json_ld(raw, meta)
+    title = _title_text(title_el) if title_el is not None else ""
+    return title or meta.get("og:title", ""), link_href or "", meta
 
 
-def _canonical(root: etree._Element) -> str:
-    for link in root.iter("link"):
-        if "canonical" in (link.get("rel") or "").lower().split() and link.get("href"):
-            return (link.get("href") or "").strip()[:2000]
-    return ""
+def _title_text(el: etree._Element) -> str:
+    text = "".join(str(t) for t in el.itertext())  # str(): lxml's stubs allow bytes
+    return " ".join(text[: TITLE_MAX * 4].split())[:TITLE_MAX]
 
 
-def _meta(root: etree._Element) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for el in root.iter("meta"):
-        key = (el.get("property") or el.get("name") or el.get("http-equiv") or "").strip().lower()
-        value = (el.get("content") or "").strip()
-        if key and value and key not in out:
-            out[key[:100]] = value[:1000]
-        if len(out) >= 200:
-            break
-    for script in root.iter("script"):
-        if (script.get("type") or "").lower() == "application/ld+json" and script.text:
-            _json_ld(script.text, out)
-    return out
+def _add_meta(el: etree._Element, out: dict[str, str]) -> None:
+    key = (el.get("property") or el.get("name") or el.get("http-equiv") or "").strip().lower()
+    value = (el.get("content") or "").strip()
+    if key and value and key not in out:
+        out[key[:100]] = value[:1000]
 
 
 def _json_ld(raw: str, out: dict[str, str]) -> None:
