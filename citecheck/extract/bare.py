@@ -33,8 +33,11 @@ _DEFANGED_HOST_RE = re.compile(
     r"(?<![\w./@\])}-])(?:" + _LABEL + r"(?:\[\.\]|\(\.\)|\{\.\}|\[dot\]|\(dot\)|\.))+" + r"[a-z]{2,63}(?:[/:?#]" + _PATH_CHARS + r"*)?",
     re.IGNORECASE,
 )
-_DEFANG_HINT = re.compile(r"\[\.\]|\(\.\)|\{\.\}|\[dot\]|\(dot\)", re.IGNORECASE)
-_WWW_HINT = re.compile("www", re.IGNORECASE)
+# Where a `_SCHEME_RE` match can start, matched on the reversed text before its colon: after the
+# run of characters its look-behind refuses, or at `h**p`, the one scheme with others in it.
+_SCHEME_RUN = re.compile(r"[\w@+.-]*")
+_STARRED_SCHEME = re.compile(r"s?p\*\*h", re.IGNORECASE)
+_SCHEME_MAX = 32  # the longest scheme; a longer run is cut where the look-behind fails, as it must
 _FANG = [("[.]", "."), ("(.)", "."), ("{.}", "."), ("[dot]", "."), ("(dot)", "."), ("[:]", ":")]
 _TRAILING = ".,;:!?*_~'\""
 _TRIMMABLE = frozenset(_TRAILING + ")]};")
@@ -91,12 +94,26 @@ def known_suffix(host: str) -> bool:
 
 
 def _has_defang(text: str) -> bool:
-    return _DEFANG_HINT.search(text) is not None
+    """Whether `text` holds a `[.]`, `(.)`, `{.}`, `[dot]` or `(dot)`, in any case.
+
+    Substring tests instead of a case-blind regex search: no other character lowers to d, o or t.
+    """
+    if "[.]" in text or "(.)" in text or "{.}" in text:
+        return True
+    lowered = text.lower()
+    return "[dot]" in lowered or "(dot)" in lowered
+
+
+def _has_www(text: str) -> bool:
+    return "www" in text.lower()  # no other character lowers to w
 
 
 def _is_defanged(raw: str) -> bool:
     lowered = raw.lower()
-    return lowered.startswith(("hxxp", "h**p", "fxp")) or any(f in lowered for f, _ in _FANG)
+    if lowered.startswith(("hxxp", "h**p", "fxp")):
+        return True
+    # Every `_FANG` token holds a bracket: most URLs have none, so skip the six substring tests.
+    return ("[" in raw or "(" in raw or "{" in raw) and any(f in lowered for f, _ in _FANG)
 
 
 def find_urls(text: str) -> Iterator[BareMatch]:
@@ -108,15 +125,40 @@ def find_urls(text: str) -> Iterator[BareMatch]:
     is skipped (most prose has no `www`, `//` or `/` outside the URLs already found).
     """
     found: list[BareMatch] = []
-    for regex, kind, hint in _PASSES:
+    for scan, kind, hint in _PASSES:
         if not hint(text):
             continue
-        claimed = [match for m in regex.finditer(text) if (match := _candidate(m, kind))]
+        claimed = [match for m in scan(text) if (match := _candidate(m, kind))]
         if claimed:
             found.extend(claimed)
             text = _blank(text, claimed)
     found.sort(key=lambda b: b.start)
     yield from found
+
+
+def _scheme_matches(text: str) -> Iterator[re.Match[str]]:
+    """The matches of `_SCHEME_RE.finditer(text)`, tried only where a scheme can end.
+
+    A scheme ends at a ":" (or "[:]") and, by the look-behind, starts where the run of `[\\w@+.-]`
+    characters before it starts: one place to try per colon, instead of the engine trying the
+    look-behind at every character of the prose in between.
+    """
+    pos = 0
+    while (colon := text.find(":", pos)) >= 0:
+        m = _scheme_at(text, pos, colon - 1 if colon and text[colon - 1] == "[" else colon)
+        if m:
+            yield m
+        pos = m.end() if m else colon + 1
+
+
+def _scheme_at(text: str, pos: int, end: int) -> re.Match[str] | None:
+    """The leftmost `_SCHEME_RE` match from `pos` whose scheme ends at `end`."""
+    before = text[max(pos, end - _SCHEME_MAX):end][::-1]
+    starred = _STARRED_SCHEME.match(before)
+    if starred and (m := _SCHEME_RE.match(text, end - starred.end())):
+        return m
+    run = _SCHEME_RUN.match(before)  # never None: the run may be empty
+    return _SCHEME_RE.match(text, end - (run.end() if run else 0))
 
 
 def _candidate(m: re.Match[str], kind: str) -> BareMatch | None:
@@ -154,10 +196,10 @@ def _classify(raw: str, kind: str, start: int) -> BareMatch | None:
     return BareMatch(start, raw, "http://" + url, "defanged" if defanged else kind)
 
 
-_PASSES: tuple[tuple[re.Pattern[str], str, Callable[[str], bool]], ...] = (
-    (_SCHEME_RE, "bare", lambda text: ":" in text),
-    (_PROTO_RELATIVE_RE, "domain", lambda text: "//" in text),
-    (_WWW_RE, "www", lambda text: _WWW_HINT.search(text) is not None),
-    (_DEFANGED_HOST_RE, "defanged", _has_defang),
-    (_DOMAIN_RE, "domain", lambda text: "/" in text),
+_PASSES: tuple[tuple[Callable[[str], Iterator[re.Match[str]]], str, Callable[[str], bool]], ...] = (
+    (_scheme_matches, "bare", lambda text: ":" in text),
+    (_PROTO_RELATIVE_RE.finditer, "domain", lambda text: "//" in text),
+    (_WWW_RE.finditer, "www", _has_www),
+    (_DEFANGED_HOST_RE.finditer, "defanged", _has_defang),
+    (_DOMAIN_RE.finditer, "domain", lambda text: "/" in text),
 )
