@@ -272,7 +272,6 @@ class _Worker:
         self.reader = reader
         self.messages: list[tuple[str, Any]] = []
         self.thread: threading.Thread | None = None
-        self.sent = 0  # batches and memo shares sent
 
     def start_reading(self) -> None:
         self.thread = threading.Thread(target=self._read, name=f"citecheck-pages-{self.index}-results",
@@ -405,7 +404,6 @@ class PageJudge:
         batch = self.batches[part]
         if batch and not self.closed:
             self.workers[part].inbox.put(("pages", batch))
-            self.workers[part].sent += 1
             self.batches[part] = []
 
     def _flush(self) -> None:
@@ -426,7 +424,6 @@ class PageJudge:
         for part, worker in enumerate(self.workers):
             if not self.closed:
                 worker.inbox.put(("memo", (index, (part, WORKERS), owners)))
-                worker.sent += 1
 
     def results(self) -> dict[str, list[Finding]]:
         """Every page finding and M008 share, by document path (waits for the workers); the
