@@ -172,4 +172,17 @@ class Match:
 
 
 def match(wanted: list[str], page: Page, lead_chars: int = 5000) -> Match:
-    return Match(wanted, page, lead_chars)
+    """How well `wanted` is answered by `page`, memoised on the page's identity: H003 and H007 ask
+    about the same slug words on the same page one after the other (a `Match` only reads its page)."""
+    slot = (tuple(wanted), id(page), lead_chars)
+    entry = _MATCHES.get(slot)
+    if entry is not None and entry[0] is page:  # the memo holds the page: its id is not reused
+        return entry[1]
+    found = Match(wanted, page, lead_chars)
+    if len(_MATCHES) >= 16:  # a few word sets per page, judged by several rules in a row
+        _MATCHES.clear()
+    _MATCHES[slot] = (page, found)
+    return found
+
+
+_MATCHES: dict[tuple[tuple[str, ...], int, int], tuple[Page, Match]] = {}

@@ -41,10 +41,14 @@ class Engine:
         try:
             hits = list(rule.spec.check(subject, rule.options))
         except Exception as err:  # noqa: BLE001 - a crashing rule must be reported, never skipped
-            self.crashed = True
-            return [self.meta("E000", Location(path), f"rule {rule.spec.id} ({rule.spec.name}) crashed: "
-                              f"{type(err).__name__}: {err}")]
+            return [self._crashed(rule, err, path)]
         return [self.finding(rule, hit, section) for hit in hits]
+
+    def _crashed(self, rule: ActiveRule, err: Exception, path: str) -> Finding:
+        """The E000 finding that stands for a rule that raised on a subject."""
+        self.crashed = True
+        return self.meta("E000", Location(path), f"rule {rule.spec.id} ({rule.spec.name}) crashed: "
+                         f"{type(err).__name__}: {err}")
 
     def finding(self, rule: ActiveRule, hit: Hit, section: str = "") -> Finding:
         loc = hit.location
@@ -68,15 +72,28 @@ class Engine:
         return out
 
     def check_pages(self, links: Iterable[Link], pages: Mapping[str, Page], path: str) -> list[Finding]:
+        """Page rules over every link whose URL was fetched: `_run` per (link, rule), unrolled.
+
+        Tens of thousands of (link, rule) pairs mostly yield nothing, so the loop pays for little
+        beyond the calls themselves: one `Fetched` per link, shared by its rules (frozen, and rules
+        are pure), and each rule's check, options and `code` option looked up once per call.
+        """
+        rules = [(rule, rule.spec.check, rule.options) for rule in self.by_stage.get("page", [])]
+        in_code = [entry for entry in rules if entry[2].get("code")]
         out: list[Finding] = []
         for link in links:
             page = pages.get(link.url)
             if page is None:
                 continue
-            for rule in self.by_stage.get("page", []):
-                if link.in_code and not rule.options.get("code"):
+            subject = Fetched(link, page)
+            for rule, check, options in in_code if link.in_code else rules:
+                try:
+                    hits = [*check(subject, options)]
+                except Exception as err:  # noqa: BLE001 - a crashing rule must be reported, never skipped
+                    out.append(self._crashed(rule, err, path))
                     continue
-                out.extend(self._run(rule, Fetched(link, page), path, link.section))
+                if hits:
+                    out += [self.finding(rule, hit, link.section) for hit in hits]
         return out
 
     def check_memo(self, memo: Memo, shard: tuple[Any, ...] | None = None, only_shardable: bool = False,
