@@ -50,7 +50,7 @@ _SPOOL: list[Any] = [None]  # the audit's body spool (a Spool), inherited
 _MEMO: dict[str, Any] = {"path": None, "salt": "", "cache": None}  # page-rule memo (see citecheck.rulememo)
 
 Item = tuple[str, list[Link], Page]  # (document path, the links citing one URL, its page)
-Arrival = tuple[str, Page, Any]  # (URL as cited, its page, its spooled facts.Raw or None when complete)
+Arrival = tuple[str, Any, Any]  # (URL as cited, its page or its spooled place, its spooled facts.Raw or None)
 
 
 def judge_batch(arrivals: list[Arrival]) -> tuple[list[Finding], dict[str, Page]]:
@@ -60,6 +60,8 @@ def judge_batch(arrivals: list[Arrival]) -> tuple[list[Finding], dict[str, Page]
     items: list[Item] = []
     completed: dict[str, Page] = {}
     for url, page, raw in arrivals:
+        if not isinstance(page, Page):  # a cache hit, spooled whole (`Spool.put_page`)
+            page = _SPOOL[0].get_page(page)
         if raw is not None:
             page = completed[url] = _complete(page, raw)
         _PAGES[url] = slim(page)
@@ -128,6 +130,20 @@ class Spool:
                 place = where
             sibling = (probe, place, content_type)
         return (self._write(raw.body), raw.content_type, sibling)
+
+    def put_page(self, page: Page) -> tuple[int, int] | Page:
+        """A complete page (a cache hit), pickled into the spool; the page itself when that fails."""
+        import pickle
+
+        where = self._write(pickle.dumps(page, protocol=pickle.HIGHEST_PROTOCOL))
+        return where if isinstance(where, tuple) else page
+
+    def get_page(self, where: tuple[int, int]) -> Page:
+        """In a worker: the page `put_page` spooled (our own bytes, written by the parent)."""
+        import pickle
+
+        page: Page = pickle.loads(self._read(where))
+        return page
 
     def _read(self, where: tuple[int, int] | bytes) -> bytes:
         if isinstance(where, bytes):
@@ -358,18 +374,22 @@ class PageJudge:
         """Queue the page (and, unparsed, its body) for its worker; return the copy the parent keeps
         until the worker sends the completed one back (the markup sample and the sibling probe's
         text serve only page rules: ~40 % of a page's facts)."""
+        kept = slim(page)
+        sent: Any = page
         if raw is not None:
             raw = self.spool.put(raw)
+        else:  # a cache hit: its full facts (markup sample included) wait in the spool, not here
+            sent = self.spool.put_page(page)
         if not self.routed:
-            self.waiting.append((url, page, raw))
+            self.waiting.append((url, sent, raw))
             if not self._take_routes(block=False):
-                return slim(page)
+                return kept
             waiting, self.waiting = self.waiting, []
             for item in waiting:
                 self._queue(*item)
-            return slim(page)
-        self._queue(url, page, raw)
-        return slim(page)
+            return kept
+        self._queue(url, sent, raw)
+        return kept
 
     def _take_routes(self, block: bool) -> bool:
         """Adopt worker 0's routes once they have come (`block`: wait for them)."""
@@ -390,7 +410,7 @@ class PageJudge:
             if reader.thread is not None:
                 reader.thread.join(0.01)
 
-    def _queue(self, url: str, page: Page, raw: Any) -> None:
+    def _queue(self, url: str, page: Any, raw: Any) -> None:
         part = self.route.get(url)
         if part is None:
             part = self.route[url] = min(range(WORKERS), key=self.load.__getitem__)

@@ -31,6 +31,7 @@ def __getattr__(name: str) -> Any:
         return Cache
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 FLUSH_EVERY = 200
+CACHE_CHUNK = 500
 
 
 class Pages(dict[str, Page]):
@@ -78,14 +79,22 @@ async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resol
     for url in urls:
         by_target.setdefault(url.split("#", 1)[0], []).append(url)
     pages = Pages()
-    hits = cache.get_many(list(by_target), config.max_age_days) if cache is not None else {}
+    hit: set[str] = set()
     pending: list[Page] = []
     with ProgressBar(progress, len(by_target)) as bar:
-        bar.advance(len(hits))
-        for target, page in hits.items():
-            _record(pages, by_target[target], page, None, on_page, defer_parse)
-        pages.cached = len(hits)
-        todo = [t for t in by_target if t not in hits]
+        if cache is not None:
+            # Read in chunks when someone takes the pages as they come: a caller that keeps slim
+            # copies (the audit's page workers) then never holds every cached page's full facts.
+            targets = list(by_target)
+            step = CACHE_CHUNK if on_page is not None else max(1, len(targets))
+            for start in range(0, len(targets), step):
+                hits = cache.get_many(targets[start:start + step], config.max_age_days)
+                bar.advance(len(hits))
+                for target, page in hits.items():
+                    _record(pages, by_target[target], page, None, on_page, defer_parse)
+                hit.update(hits)
+        pages.cached = len(hit)
+        todo = [t for t in by_target if t not in hit]
         if not todo:
             return pages
         async with Fetcher(config, resolver=resolver, socket_factory=socket_factory,
