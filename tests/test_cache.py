@@ -123,6 +123,19 @@ async def test_fetch_all_uses_and_fills_the_cache(site: Any, tmp_path: Path) -> 
     assert site.hits["/article"] == 2
 
 
+async def test_cache_hits_reach_on_page_in_chunks(site: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import citecheck.fetch
+
+    config = FetchConfig(allow=("127.0.0.1",), cache=str(tmp_path / "c.sqlite"), timeout=2, retries=0)
+    urls = [site.base + p for p in ("/article", "/missing", "/gone", "/deep", "/soft404")]
+    await fetch_all(urls, config)
+    monkeypatch.setattr(citecheck.fetch, "CACHE_CHUNK", 2)  # three reads of the cache
+    seen: list[tuple[str, bool]] = []
+    again = await fetch_all(urls, config, on_page=lambda url, page: seen.append((url, page.from_cache)))
+    assert sorted(seen) == sorted((u, True) for u in urls) and again.cached == len(urls)
+    assert all(site.hits[p] == 1 for p in ("/article", "/missing", "/gone", "/deep", "/soft404"))
+
+
 def test_opening_the_cache_does_not_load_numpy_yet_leaves_it_importable(tmp_path: Path) -> None:
     import subprocess
     import sys
