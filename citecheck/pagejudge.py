@@ -12,9 +12,13 @@ servers it talks to come first and the workers use the CPU they leave.
 Pages are routed so that each worker holds every page its share of M008 needs: the memo's cited
 claims are partitioned into groups that share no source (`support.claims.partition`, derived by
 worker 0 as it starts, so not on the fetch loop's path); a URL goes to the worker of its
-claims' group (URLs no claim cites go to the least loaded worker). After the
-fetch each worker judges its part of the claims (M008's `options["shard"]`) and the parent runs
-the other memo rules on the completed pages.
+claims' group (URLs no claim cites go to the least loaded worker). A worker judges each of its
+claims (M008's `options["shard"]`) as soon as it holds the pages of every URL the claim cites, so
+most of M008 runs while the fetch goes on; after the fetch it judges the rest (claims citing a URL
+in a spelling no link has, which M008 looks up among all pages), and the parent runs the other
+memo rules on the completed pages. With `links=True` the workers also run the link rules (half
+of each document's links each, as they start, while the parent is still importing its HTTP
+stack), so none of that is left for after the fetch.
 
 Rules are pure functions of their subjects, so the findings are exactly the ones one process would
 compute (a test runs both ways and compares); a rule crash comes back as the engine's E000 finding
@@ -48,6 +52,9 @@ _SHARDED = [False]  # a shardable memo rule (M008) is active: pages are routed b
 _SIBLINGS: dict[str, str] = {}  # in a worker: sibling-probe URL → its parsed text sample
 _SPOOL: list[Any] = [None]  # the audit's body spool (a Spool), inherited
 _MEMO: dict[str, Any] = {"path": None, "salt": "", "cache": None}  # page-rule memo (see citecheck.rulememo)
+_JUDGE_LINKS = [False]  # the workers run the link rules too (each on its share of every document's links)
+_CLAIMS: dict[int, _Claims] = {}  # in a worker: per document index, its M008 claims and which are judged
+EARLY_MIN = 32  # claims that became judgeable: judge them once there are this many (one Memo per call)
 
 Item = tuple[str, list[Link], Page]  # (document path, the links citing one URL, its page)
 Arrival = tuple[str, Any, Any]  # (URL as cited, its page or its spooled place, its spooled facts.Raw or None)
@@ -65,6 +72,8 @@ def judge_batch(arrivals: list[Arrival]) -> tuple[list[Finding], dict[str, Page]
         if raw is not None:
             page = completed[url] = _complete(page, raw)
         _PAGES[url] = slim(page)
+        for claims in _CLAIMS.values():
+            claims.arrived(url)
         items += [(path, links, page) for path, links in _LINKS.get(url, [])]
     cache = _memo_cache()
     if cache is not None and completed:
@@ -77,6 +86,86 @@ def judge_batch(arrivals: list[Arrival]) -> tuple[list[Finding], dict[str, Page]
     else:
         out = _judge_memoised(items, cache)
     return out, {url: _PAGES[url] for url in completed}
+
+
+class _Claims:
+    """A worker's own M008 claims in one document: which still wait for a page, which are ready
+    (every URL they cite has its page here) and which are judged. A claim whose URL never arrives
+    under that spelling (M008 then looks it up by dedupe key among every page) waits for the end."""
+
+    def __init__(self, index: int, owners: tuple[int, ...], part: int) -> None:
+        from citecheck.support.claims import cited_claims
+
+        self.index, self.owners, self.part = index, owners, part
+        self.missing: dict[int, int] = {}  # claim → how many of its URLs have no page here yet
+        self.by_url: dict[str, list[int]] = {}
+        self.ready: list[int] = []
+        self.judged: set[int] = set()
+        for number, claim in enumerate(cited_claims(_DOCUMENTS[index])):
+            if number >= len(owners) or owners[number] != part:
+                continue
+            urls = {url for url in claim.urls if url not in _PAGES}
+            if not urls:
+                self.ready.append(number)
+                continue
+            self.missing[number] = len(urls)
+            for url in urls:
+                self.by_url.setdefault(url, []).append(number)
+
+    def arrived(self, url: str) -> None:
+        for number in self.by_url.pop(url, ()):
+            self.missing[number] -= 1
+            if not self.missing[number]:
+                del self.missing[number]
+                self.ready.append(number)
+
+    def judge(self, numbers: Iterable[int]) -> list[Finding]:
+        """M008 (every shardable memo rule) on just these claims, against the pages held here."""
+        from citecheck.engine.run import Memo
+
+        assert _ENGINE is not None
+        numbers = [n for n in numbers if n not in self.judged]
+        if not numbers:
+            return []
+        self.judged.update(numbers)
+        mine = [-1] * len(self.owners)
+        for number in numbers:
+            mine[number] = self.part
+        return _ENGINE.check_memo(Memo(_DOCUMENTS[self.index], _CORPUS[0], _PAGES),
+                                  shard=(self.part, WORKERS, tuple(mine)), only_shardable=True)
+
+    def judge_ready(self, least: int) -> list[Finding]:
+        if len(self.ready) < least:
+            return []
+        ready, self.ready = self.ready, []
+        return self.judge(ready)
+
+    def judge_rest(self) -> list[Finding]:
+        """Every claim of this worker not judged yet (the run's end: every page has come)."""
+        return self.judge(n for n, owner in enumerate(self.owners) if owner == self.part)
+
+
+def _watch_claims(part: int, claim_part: tuple[tuple[int, ...], ...]) -> None:
+    _CLAIMS.clear()
+    for index, owners in enumerate(claim_part):
+        _CLAIMS[index] = _Claims(index, owners, part)
+
+
+def _judge_early() -> list[Finding]:
+    """The claims whose pages have all come, once there are `EARLY_MIN` of them in a document."""
+    out: list[Finding] = []
+    for claims in _CLAIMS.values():
+        out += claims.judge_ready(EARLY_MIN)
+    return out
+
+
+def _judge_links(part: int) -> list[Finding]:
+    """The link rules on this worker's share of every document's links (every WORKERS-th link)."""
+    assert _ENGINE is not None
+    out: list[Finding] = []
+    for doc in _DOCUMENTS:
+        out += _ENGINE.check_links(doc.links[part::WORKERS], doc.path)
+    return out
 
 
 def _complete(page: Page, spooled: Any) -> Page:
@@ -212,12 +301,16 @@ def judge_memo_share(index: int, shard: tuple[int, int], owners: tuple[int, ...]
     from citecheck.engine.run import Memo
 
     assert _ENGINE is not None, "judge_memo_share runs only in a forked worker"
+    claims = _CLAIMS.get(index)
+    if claims is not None and owners is not None and claims.owners == owners:
+        return claims.judge_rest()  # the claims judged early are not judged again
     return _ENGINE.check_memo(Memo(_DOCUMENTS[index], _CORPUS[0], _PAGES),
                               shard=(*shard, owners) if owners is not None else shard, only_shardable=True)
 
 
 def _serve(index: int, inbox: Any, outbox: Any) -> None:
-    """A worker's loop: ("pages", arrivals) and ("memo", document index) in, results out, None ends."""
+    """A worker's loop: ("pages", arrivals), ("claims", owners) and ("memo", document index) in,
+    results out, None ends."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
@@ -225,20 +318,27 @@ def _serve(index: int, inbox: Any, outbox: Any) -> None:
         os.nice(NICE)
     except OSError:
         pass
-    if _SHARDED[0] and index == 0:  # worker 0 derives the partition and sends the parent the routes
-        from citecheck.support.claims import partition
+    try:
+        if _SHARDED[0] and index == 0:  # worker 0 derives the partition and sends the parent the routes
+            from citecheck.support.claims import partition
 
-        try:
-            parts = partition(_DOCUMENTS, WORKERS)
-        except BaseException as err:  # noqa: BLE001 - reported as a lost worker, never a silent pass
-            outbox.send(("failed", f"partition: {type(err).__name__}: {err}"))
-            return
-        outbox.send(("routes", (parts.url_part, parts.load, parts.claim_part)))
-    elif _SHARDED[0]:  # the others find the claims their M008 share reads while pages are held back
-        from citecheck.support.claims import cited_claims
+            try:
+                parts = partition(_DOCUMENTS, WORKERS)
+            except BaseException as err:  # noqa: BLE001 - reported as a lost worker, never a silent pass
+                outbox.send(("failed", f"partition: {type(err).__name__}: {err}"))
+                return
+            outbox.send(("routes", (parts.url_part, parts.load, parts.claim_part)))
+            _watch_claims(index, parts.claim_part)
+        elif _SHARDED[0]:  # the others find the claims their M008 share reads while pages are held back
+            from citecheck.support.claims import cited_claims
 
-        for doc in _DOCUMENTS:
-            cited_claims(doc)
+            for doc in _DOCUMENTS:
+                cited_claims(doc)
+        if _JUDGE_LINKS[0]:
+            outbox.send(("links", _judge_links(index)))
+    except BaseException as err:  # noqa: BLE001 - reported as a lost worker, never a silent pass
+        outbox.send(("failed", f"{type(err).__name__}: {err}"))
+        return
     while True:
         message = inbox.get()
         if message is None:
@@ -246,11 +346,18 @@ def _serve(index: int, inbox: Any, outbox: Any) -> None:
             return
         kind, payload = message
         try:
+            if kind == "claims":  # the partition, forwarded by the parent to workers other than 0
+                _watch_claims(index, payload)
+                continue
             result = judge_batch(payload) if kind == "pages" else judge_memo_share(*payload)
+            outbox.send((kind, result))
+            if kind == "pages" and _CLAIMS:
+                early = _judge_early()
+                if early:
+                    outbox.send(("early", early))
         except BaseException as err:  # noqa: BLE001 - reported as a lost worker, never a silent pass
             outbox.send(("failed", f"{type(err).__name__}: {err}"))
             return
-        outbox.send((kind, result))
 
 
 def slim(page: Page) -> Page:
@@ -313,9 +420,10 @@ class PageJudge:
     `on_page` must be called with the URL exactly as the links cite it (what `fetch_all` does)."""
 
     def __init__(self, engine: Engine, documents: Iterable[Any], memo_cache: str | None = None,
-                 corpus: Any = None) -> None:
+                 corpus: Any = None, links: bool = False) -> None:
         """`memo_cache`: path of the fetch cache that gets the completed pages and whose side table
-        memoises page-rule results (None: no cache)."""
+        memoises page-rule results (None: no cache). `links`: the workers run the link rules too,
+        and `results()` has their findings (the caller then must not run them)."""
         global _ENGINE
         documents = list(documents)
         self.engine = engine
@@ -341,6 +449,8 @@ class PageJudge:
         _ENGINE = engine
         _DOCUMENTS[:] = documents
         _CORPUS[0] = corpus
+        _JUDGE_LINKS[0] = self.links = links
+        _CLAIMS.clear()
         _PAGES.clear()
         _SIBLINGS.clear()
         if memo_cache is not None:
@@ -401,6 +511,9 @@ class PageJudge:
                     self.route.update(url_part)
                     self.load = list(load)
                     self.routed = True
+                    for worker in self.workers[1:]:  # before any page of theirs: they judge claims early
+                        if not self.closed:
+                            worker.inbox.put(("claims", self.owners))
                     return True
                 if kind in ("lost", "failed"):
                     self.routed = True  # the worker is gone: results() reports it
@@ -467,7 +580,7 @@ class PageJudge:
                     if kind == "pages":
                         found, pages = payload
                         self.completed.update(pages)
-                    elif kind == "memo":
+                    elif kind in ("memo", "early", "links"):
                         found = payload
                     else:
                         continue

@@ -54,6 +54,32 @@ def test_worker_findings_equal_in_process_findings(served: Any, tmp_path: Path, 
     assert {u: p.title for u, p in forked.pages.items()} == {u: p.title for u, p in inline.pages.items()}
 
 
+@pytest.mark.skipif(not pagejudge.can_fork(), reason="needs fork and two cores")
+def test_claims_judged_as_their_pages_come_equal_judging_them_at_the_end(served: Any, tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """With EARLY_MIN=1 every claim is judged by a worker as soon as its pages are there, and the
+    link rules run in the workers: the findings are still exactly the in-process ones."""
+    paths = [str(p) for p in _two_memos(tmp_path, served.base)]
+    config = Config(fetch=FetchConfig(allow=("127.0.0.1",), use_cache=False, timeout=5, retries=0))
+    inline = citecheck.audit(paths, config, online=True)
+    kinds: list[str] = []
+    real_results = pagejudge.PageJudge.results
+
+    def spy(self: pagejudge.PageJudge) -> Any:
+        found = real_results(self)
+        kinds.extend(kind for worker in self.workers for kind, _ in worker.messages)
+        return found
+
+    monkeypatch.setattr(pagejudge, "PARALLEL_MIN_URLS", 1)
+    monkeypatch.setattr(pagejudge, "EARLY_MIN", 1)
+    monkeypatch.setattr(pagejudge, "single_threaded", lambda: True)  # the test server is a thread
+    monkeypatch.setattr(pagejudge.PageJudge, "results", spy)
+    forked = citecheck.audit(paths, config, online=True)
+    assert "early" in kinds and kinds.count("links") == pagejudge.WORKERS
+    assert {f.rule for f in inline.findings} >= {"H001", "H003", "M008", "U004"}
+    assert forked.findings == inline.findings and not forked.crashed
+
+
 def _two_memos(tmp_path: Path, base: str) -> list[Path]:
     """Two memos citing the same URLs, with claims that cite two sources at once (M008 judges
     those against both pages, so a worker needs every page of each claim it judges)."""
