@@ -100,7 +100,7 @@ async def audit_inputs(inputs: Inputs, config: Config, registry: Registry, *, on
         # the fetch, so it keeps the in-process path.
         streams = fetcher is None or getattr(fetcher, "streams_pages", False)
         if streams and not archive_check and PageJudge.wanted(len(urls)):
-            judge_pages = PageJudge(engine, inputs.documents, _memo_path(config), corpus, links=True)
+            judge_pages = PageJudge(engine, inputs.documents, _memo_path(config), corpus, judge_links=True)
         try:
             pages = await _fetch(urls, config, fetcher, judge_pages.on_page if judge_pages else None)
         except BaseException:
@@ -139,7 +139,7 @@ def judge(inputs: Inputs, config: Config, registry: Registry, *, pages: Mapping[
             page_judge.share_memo(index)
     for doc in inputs.documents:
         # with a page judge the workers ran the link rules while the fetch went on
-        doc_findings = [] if getattr(page_judge, "links", False) else engine.check_links(doc.links, doc.path)
+        doc_findings = [] if getattr(page_judge, "judge_links", False) else engine.check_links(doc.links, doc.path)
         if page_judge is None:
             doc_findings += engine.check_pages(doc.links, pages, doc.path)
             doc_findings += engine.check_memo(Memo(doc, corpus, pages))

@@ -16,7 +16,7 @@ claims' group (URLs no claim cites go to the least loaded worker). A worker judg
 claims (M008's `options["shard"]`) as soon as it holds the pages of every URL the claim cites, so
 most of M008 runs while the fetch goes on; after the fetch it judges the rest (claims citing a URL
 in a spelling no link has, which M008 looks up among all pages), and the parent runs the other
-memo rules on the completed pages. With `links=True` the workers also run the link rules (half
+memo rules on the completed pages. With `judge_links=True` the workers also run the link rules (half
 of each document's links each, as they start, while the parent is still importing its HTTP
 stack), so none of that is left for after the fetch.
 
@@ -420,9 +420,9 @@ class PageJudge:
     `on_page` must be called with the URL exactly as the links cite it (what `fetch_all` does)."""
 
     def __init__(self, engine: Engine, documents: Iterable[Any], memo_cache: str | None = None,
-                 corpus: Any = None, links: bool = False) -> None:
+                 corpus: Any = None, judge_links: bool = False) -> None:
         """`memo_cache`: path of the fetch cache that gets the completed pages and whose side table
-        memoises page-rule results (None: no cache). `links`: the workers run the link rules too,
+        memoises page-rule results (None: no cache). `judge_links`: the workers run the link rules too,
         and `results()` has their findings (the caller then must not run them)."""
         global _ENGINE
         documents = list(documents)
@@ -449,7 +449,7 @@ class PageJudge:
         _ENGINE = engine
         _DOCUMENTS[:] = documents
         _CORPUS[0] = corpus
-        _JUDGE_LINKS[0] = self.links = links
+        _JUDGE_LINKS[0] = self.judge_links = judge_links
         _CLAIMS.clear()
         _PAGES.clear()
         _SIBLINGS.clear()
