@@ -119,8 +119,8 @@ class _Claims:
                 del self.missing[number]
                 self.ready.append(number)
 
-    def judge(self, numbers: Iterable[int]) -> list[Finding]:
-        """M008 (every shardable memo rule) on just these claims, against the pages held here."""
+    def judge(self, numbers: Iterable[int], pages: dict[str, Page]) -> list[Finding]:
+        """M008 (every shardable memo rule) on just these claims, against `pages`."""
         from citecheck.engine.run import Memo
 
         assert _ENGINE is not None
@@ -131,18 +131,25 @@ class _Claims:
         mine = [-1] * len(self.owners)
         for number in numbers:
             mine[number] = self.part
-        return _ENGINE.check_memo(Memo(_DOCUMENTS[self.index], _CORPUS[0], _PAGES),
+        return _ENGINE.check_memo(Memo(_DOCUMENTS[self.index], _CORPUS[0], pages),
                                   shard=(self.part, WORKERS, tuple(mine)), only_shardable=True)
 
     def judge_ready(self, least: int) -> list[Finding]:
+        """The ready claims, once there are `least`, against just the pages they cite: every URL
+        they cite has its page (so M008 never looks one up among the others), and the rule's
+        setup then costs what these claims cite, not what the worker holds."""
         if len(self.ready) < least:
             return []
+        from citecheck.support.claims import cited_claims
+
         ready, self.ready = self.ready, []
-        return self.judge(ready)
+        claims = cited_claims(_DOCUMENTS[self.index])
+        cited = {url: _PAGES[url] for number in ready for url in claims[number].urls}
+        return self.judge(ready, cited)
 
     def judge_rest(self) -> list[Finding]:
         """Every claim of this worker not judged yet (the run's end: every page has come)."""
-        return self.judge(n for n, owner in enumerate(self.owners) if owner == self.part)
+        return self.judge((n for n, owner in enumerate(self.owners) if owner == self.part), _PAGES)
 
 
 def _watch_claims(part: int, claim_part: tuple[tuple[int, ...], ...]) -> None:
