@@ -26,6 +26,7 @@ from citecheck.checks._literals import LiteralIndex
 from citecheck.engine.registry import build_registry
 from citecheck.engine.run import Fetched
 from citecheck.models import Hop, Link, Location, Outcome, Page
+from citecheck.support import text as support_text
 
 MODULES = ("http_error", "unreachable", "soft_404", "paywall", "login_wall", "bot_challenge", "title_mismatch",
            "redirect", "parked_domain", "non_html")
@@ -193,7 +194,7 @@ def test_literal_index_finds_exactly_the_literals_the_text_contains() -> None:
 
 def test_fold_of_ascii_text_is_the_plain_split_and_casefold() -> None:
     spaces = {c for c in map(chr, range(128)) if f"a{c}b".split() != [f"a{c}b"]}
-    assert spaces == {c for c in map(chr, range(128)) if _page._ASCII_SPACE[ord(c)] == ord(" ")}
+    assert spaces == {c for c in map(chr, range(128)) if support_text._ASCII_SPACE[ord(c)] == ord(" ")}
     rng = random.Random(3)
     for _ in range(2000):
         text = "".join(rng.choice([*spaces, "A", "b", "Z", "\x00", "\x7f", ".", "  "]) for _ in range(rng.randint(0, 30)))

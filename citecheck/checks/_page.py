@@ -10,12 +10,15 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import fields
 from functools import lru_cache
+from re import _constants as _re_constants  # type: ignore[attr-defined]
+from re import _parser as _re_parser  # type: ignore[attr-defined]
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from citecheck.checks._literals import LiteralIndex
 from citecheck.checks._prepared import prepared
 from citecheck.models import Hit, Page, Severity
+from citecheck.support.text import collapse_spaces
 from citecheck.urls import TRACKING_PARAMS
 
 HTML_TYPES = ("text/html", "application/xhtml+xml")
@@ -35,21 +38,8 @@ def fold(text: str) -> str:
     # str.split() splits on exactly the characters `\s` matches, and is 4x faster than re.sub
     text = text or ""
     if text.isascii():  # NFKC and the quote table change no ASCII character: skip both passes
-        return _collapse_ascii(text)
+        return collapse_spaces(text).lower()
     return " ".join(unicodedata.normalize("NFKC", text).translate(_QUOTES).split()).casefold()
-
-
-# The characters str.split() splits ASCII text on (a test holds this table to it)
-_ASCII_SPACE = bytes.maketrans(b"\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f", b"         ")
-
-
-def _collapse_ascii(text: str) -> str:
-    """`" ".join(text.split()).casefold()` for ASCII text, in C passes over bytes (twice as fast:
-    no list of words is built)."""
-    spaced = text.encode("ascii").translate(_ASCII_SPACE)
-    while b"  " in spaced:
-        spaced = spaced.replace(b"  ", b" ")
-    return spaced.strip(b" ").lower().decode("ascii")
 
 
 @lru_cache(maxsize=256)
@@ -78,18 +68,32 @@ class _Phrases:
     def __init__(self, items: Iterable[Any]) -> None:
         self.items = tuple(str(i) for i in items if str(i).strip())
         self.folded = tuple(fold(i) for i in self.items)
-        # For regex lists, (position, compiled item) grouped by the item's required literal: an item
-        # whose literal is absent from the text is never tried, and the absent ones cost nothing.
-        self.by_literal: dict[str, list[tuple[int, re.Pattern[str]]]] = {}
-        self.unconditional: list[tuple[int, re.Pattern[str]]] = []  # tried on every text
+        # For regex lists, (position, compiled item, longest match) grouped by the item's required
+        # literal: an item whose literal is absent from the text is never tried, and the absent ones
+        # cost nothing.
+        self.by_literal: dict[str, list[_Item]] = {}
+        self.unconditional: list[_Item] = []  # tried on every text
         for position, item in enumerate(self.items):
             pattern = _pattern((item,), True)
             if pattern is None:
                 continue
             literal = required_literal(item)
-            (self.by_literal.setdefault(literal, []) if literal else self.unconditional).append((position, pattern))
+            entry = (position, pattern, _longest(pattern))
+            (self.by_literal.setdefault(literal, []) if literal else self.unconditional).append(entry)
         self.literals = frozenset(self.by_literal)
-        self.any_unconditional = _any_of([pattern for _, pattern in self.unconditional])
+        self.any_unconditional = _any_of([pattern for _, pattern, _ in self.unconditional])
+
+
+_Item = tuple[int, re.Pattern[str], int | None]  # (position in the list, compiled item, longest match)
+
+
+def _longest(pattern: re.Pattern[str]) -> int | None:
+    """The most characters a match of `pattern` can span; None when unbounded (`\\S+`, `.*`)."""
+    try:
+        longest = _re_parser.parse(pattern.pattern, pattern.flags).getwidth()[1]
+    except (re.error, RecursionError):
+        return None
+    return int(longest) if longest < _re_constants.MAXREPEAT else None
 
 
 _SHORT = 400  # characters
@@ -135,9 +139,16 @@ def _first_regex(folded: str, spec: _Phrases) -> str:
     # faster (the joined pattern loses each item's literal-prefix scan).
     skip = len(folded) <= _SHORT and spec.any_unconditional is not None \
         and spec.any_unconditional.search(folded) is None
+    # Every match of a literal's item holds the literal, so none starts more than the item's longest
+    # match before the literal's first occurrence: the search starts there, not at the text's start
+    # (a quarter of the CPU on 5 KB texts). Lookbehinds and `^` still see the whole text. ASCII
+    # only: there IGNORECASE matches a literal's letters exactly as the fold wrote them.
+    plain = bool(present) and folded.isascii()
     for literal in (*present,) if skip else (None, *present):
-        for position, pattern in spec.unconditional if literal is None else spec.by_literal[literal]:
-            found = pattern.search(folded)
+        first = folded.find(literal) if plain and literal is not None else -1
+        for position, pattern, longest in spec.unconditional if literal is None else spec.by_literal[literal]:
+            found = pattern.search(folded, max(0, first - longest)) if first > 0 and longest is not None \
+                else pattern.search(folded)
             if found and (best is None or (found.start(), position) < best_key):
                 best, best_key = found, (found.start(), position)
     return best.group(0) if best else ""

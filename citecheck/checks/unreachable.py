@@ -38,13 +38,17 @@ _WORDS = {"refused": "connection refused", "reset": "connection reset", "timeout
 
 def classify(page: Page, options: Mapping[str, Any]) -> tuple[str, str] | None:
     """(message, severity) for an unreachable host, or None when the host answered."""
-    host = host_of(page.url) or page.url
     if page.error == "nxdomain":
-        return f"dead link: domain {host!r} does not resolve (NXDOMAIN)", "error"
+        return f"dead link: domain {_host(page)!r} does not resolve (NXDOMAIN)", "error"
     if page.error in options.get("transient", []) and page.status is None:
         reason = _WORDS.get(page.error, page.error)
-        return f"unreachable: {reason} on {host!r}: unverifiable, retry before removing", "warning"
+        return f"unreachable: {reason} on {_host(page)!r}: unverifiable, retry before removing", "warning"
     return None
+
+
+def _host(page: Page) -> str:
+    # parsed only for the message: most pages answered, and a URL parse is most of this rule's cost
+    return host_of(page.url) or page.url
 
 
 def check(fetched: Fetched, options: Mapping[str, Any]) -> Iterator[Hit]:

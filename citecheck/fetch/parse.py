@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
+from citecheck.support.text import collapse_spaces
+
 TITLE_MAX = 500
 TEXT_MAX = 6_000
 HTML_MAX = 8 * 1024
@@ -156,23 +158,30 @@ def _json_ld(raw: str, out: dict[str, str]) -> None:
             stack.extend(v for k, v in item.items() if isinstance(v, (dict, list)) and k != "isAccessibleForFree")
 
 
+_LONG = 200  # characters; a shorter chunk (most are a link or a line break) is split faster
+
+
 def visible_text(root: etree._Element, limit: int = TEXT_MAX) -> str:
     """Whitespace-collapsed text outside script/style/head, cut at `limit` characters.
 
     Drops the invisible subtrees first (keeping their tails), then walks the text once: linear in
     the document however deep it nests. Mutates `root`, so call it after the other extractions."""
-    body = root.find("body")
+    body = next(root.iterchildren("body"), None)  # root.find("body"), without ElementPath's overhead
     start = body if body is not None else root
     if start.tag in _DROP_SET:
         return ""
     etree.strip_elements(start, *_DROP, with_tail=False)
-    parts: list[str] = []
-    size = 0
+    pieces: list[str] = []
+    size = joined = 0
     for chunk in start.itertext():
-        words = str(chunk[: limit * 2]).split()
-        if words:
-            parts.extend(words)
+        text = str(chunk[: limit * 2])
+        # its words joined by single spaces: for long runs of text without splitting out each word
+        piece = collapse_spaces(text) if len(text) > _LONG else " ".join(text.split())
+        if piece:
+            pieces.append(piece)
             size += len(chunk)
-            if size > limit:
+            joined += len(piece) + 1
+            if size > limit or joined > limit:  # the join already holds `limit` characters
                 break
-    return " ".join(parts)[:limit]
+    return " ".join(pieces)[:limit]
+
