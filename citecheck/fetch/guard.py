@@ -12,6 +12,7 @@ from __future__ import annotations
 import ipaddress
 import socket
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from aiohttp.abc import AbstractResolver, ResolveResult
@@ -123,7 +124,8 @@ class Guard:
         why = self.refusal(host, ip, port)
         if why:
             raise Refused("blocked-private", f"{host} is {why}")
-        return parsed.with_host(str(ip)) if str(ip) != host.strip("[]") else parsed
+        canonical = _spelled(ip)
+        return parsed.with_host(canonical) if canonical != host.strip("[]") else parsed
 
 
 class GuardedResolver(AbstractResolver):
@@ -162,6 +164,12 @@ class GuardedResolver(AbstractResolver):
     async def close(self) -> None:
         if self._base is not None:
             await self._base.close()
+
+
+@lru_cache(maxsize=1024)
+def _spelled(ip: IPAddress) -> str:
+    """`str(ip)`, which `ipaddress` rebuilds from the integer on every call (once per hop here)."""
+    return str(ip)
 
 
 def _result(host: str, address: str, port: int, ip: IPAddress) -> ResolveResult:

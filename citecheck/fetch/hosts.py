@@ -7,8 +7,6 @@ import heapq
 import itertools
 import time
 from collections import Counter
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
 
@@ -72,33 +70,10 @@ class Slots:
         self._next_start: dict[str, float] = {}
         self.stats: dict[str, HostStats] = {}
 
-    @asynccontextmanager
-    async def hold(self, key: str, urgent: bool = False) -> AsyncIterator[HostStats]:
-        """Both slots for one request to `key`; stats.waited says how long getting them took."""
-        asked = time.perf_counter()
-        sem = self._hosts.get(key)
-        if sem is None:
-            sem = self._hosts[key] = PrioritySemaphore(self.host_concurrency)
-        await sem.acquire(urgent)
-        try:
-            if self.interval > 0:
-                await self._space(key)
-            await self._global.acquire(urgent)
-            try:
-                stats = self.stats.get(key)
-                if stats is None:
-                    stats = self.stats[key] = HostStats()
-                started = time.perf_counter()
-                stats.requests += 1
-                stats.waited = started - asked
-                try:
-                    yield stats
-                finally:
-                    stats.seconds += time.perf_counter() - started
-            finally:
-                self._global.release()
-        finally:
-            sem.release()
+    def hold(self, key: str, urgent: bool = False) -> Hold:
+        """Both slots for one request to `key` (`async with`); stats.waited says how long getting
+        them took."""
+        return Hold(self, key, urgent)
 
     async def _space(self, key: str) -> None:
         now = time.monotonic()
@@ -106,3 +81,43 @@ class Slots:
         self._next_start[key] = start + self.interval
         if start > now:
             await asyncio.sleep(start - now)
+
+
+class Hold:
+    """`async with slots.hold(key) as stats`: a class rather than an @asynccontextmanager, which
+    costs a generator and its wrapper on every request of the run."""
+
+    __slots__ = ("_host", "_key", "_slots", "_started", "_stats", "_urgent")
+
+    def __init__(self, slots: Slots, key: str, urgent: bool) -> None:
+        self._slots = slots
+        self._key = key
+        self._urgent = urgent
+
+    async def __aenter__(self) -> HostStats:
+        slots, key = self._slots, self._key
+        asked = time.perf_counter()
+        sem = slots._hosts.get(key)
+        if sem is None:
+            sem = slots._hosts[key] = PrioritySemaphore(slots.host_concurrency)
+        await sem.acquire(self._urgent)
+        try:
+            if slots.interval > 0:
+                await slots._space(key)
+            await slots._global.acquire(self._urgent)
+        except BaseException:
+            sem.release()
+            raise
+        stats = slots.stats.get(key)
+        if stats is None:
+            stats = slots.stats[key] = HostStats()
+        self._host, self._stats = sem, stats
+        self._started = time.perf_counter()
+        stats.requests += 1
+        stats.waited = self._started - asked
+        return stats
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._stats.seconds += time.perf_counter() - self._started
+        self._slots._global.release()
+        self._host.release()

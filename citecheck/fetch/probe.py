@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from dataclasses import replace
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -16,6 +15,8 @@ from citecheck.fetch.facts import is_html_page
 from citecheck.models import Page
 
 Sibling = tuple[str, bytes, str]  # (probe URL, unparsed body, content type)
+Probed = tuple[int | None, str | None, Sibling | None]  # (sibling_status, sibling_text, unparsed sibling)
+NOT_PROBED: Probed = (None, None, None)
 
 PREFIX = "citecheck-probe-"
 
@@ -38,22 +39,22 @@ class Siblings:
 
     def __init__(self, fetcher: Any) -> None:
         self.fetcher = fetcher
-        self._tasks: dict[str, asyncio.Task[tuple[int | None, str | None, Sibling | None]]] = {}
+        self._tasks: dict[str, asyncio.Task[Probed]] = {}
 
-    async def attach(self, page: Page, body: bytes | None = None) -> tuple[Page, Sibling | None]:
-        """`page` with sibling_status/sibling_text filled in, when its host qualifies. With a
-        deferring fetcher (`body`: the page's unparsed body) the text is left to `facts.complete`
-        and the probe's unparsed body is returned beside the page."""
+    async def find(self, page: Page, body: bytes | None = None) -> Probed:
+        """The host's probe result for `page` (NOT_PROBED when its host does not qualify): the
+        probe's status and text for the page's sibling_status/sibling_text, and with a deferring
+        fetcher (`body`: the page's unparsed body) the probe's unparsed body, its text left to
+        `facts.complete`."""
         if not self.fetcher.config.sibling_probe or not is_html_page(page, body):
-            return page, None
+            return NOT_PROBED
         key = origin(page.final_url or page.url)
         task = self._tasks.get(key)
         if task is None:
             task = self._tasks[key] = asyncio.create_task(self._probe(page.final_url or page.url))
-        status, text, sibling = await asyncio.shield(task)
-        return replace(page, sibling_status=status, sibling_text=text), sibling
+        return await asyncio.shield(task)
 
-    async def _probe(self, url: str) -> tuple[int | None, str | None, Sibling | None]:
+    async def _probe(self, url: str) -> Probed:
         result = await self.fetcher.fetch_fresh(probe_url(url), probe=False, urgent=True)
         page = result.page
         if page.status is None:
