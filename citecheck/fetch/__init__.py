@@ -12,23 +12,29 @@ from typing import TYPE_CHECKING, Any
 
 from citecheck.config import FetchConfig
 from citecheck.errors import InputError
-from citecheck.fetch.client import USER_AGENT, Fetcher, FetchResult
-from citecheck.fetch.hosts import HostStats
-from citecheck.fetch.progress import ProgressBar
 from citecheck.models import Page
 
 if TYPE_CHECKING:
     from citecheck.fetch.cache import Cache
+    from citecheck.fetch.client import USER_AGENT, Fetcher, FetchResult
+    from citecheck.fetch.hosts import HostStats
 
 __all__ = ["USER_AGENT", "Cache", "FetchResult", "Fetcher", "Pages", "fetch_all"]
 
 
 def __getattr__(name: str) -> Any:
-    # The cache (and sqlite-utils) loads only when a run uses it: `--no-cache` runs never import it.
+    # The HTTP stack (aiohttp: ~0.25 s of imports) loads with the first fetch or the first use of
+    # the client's names, and the cache (sqlite-utils) only when a run uses it: a process that only
+    # parses pages (`citecheck.fetch.facts`, the audit's page workers) or runs `--no-cache` never
+    # imports what it does not use.
     if name == "Cache":
         from citecheck.fetch.cache import Cache
 
         return Cache
+    if name in ("USER_AGENT", "Fetcher", "FetchResult"):
+        from citecheck.fetch import client
+
+        return getattr(client, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 FLUSH_EVERY = 200
 CACHE_CHUNK = 500
@@ -75,6 +81,9 @@ async def fetch_all(urls: list[str], config: FetchConfig, *, progress: bool = Fa
 async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resolver: Any, cache: Cache | None,
                      keep_bodies: bool, socket_factory: Callable[..., Any] | None,
                      on_page: Callable[..., Page | None] | None = None, defer_parse: bool = False) -> Pages:
+    from citecheck.fetch.client import Fetcher
+    from citecheck.fetch.progress import ProgressBar
+
     by_target: dict[str, list[str]] = {}
     for url in urls:
         by_target.setdefault(url.split("#", 1)[0], []).append(url)

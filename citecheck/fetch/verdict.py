@@ -12,8 +12,6 @@ import socket
 import ssl
 from collections.abc import Mapping
 
-import aiohttp
-
 from citecheck.models import Outcome
 
 UNVERIFIABLE_STATUSES = frozenset({401, 403, 407, 429, 451, 999})
@@ -67,6 +65,8 @@ def decide(status: int | None, error: str, challenge: bool = False) -> tuple[Out
 
 def classify(err: BaseException) -> str:
     """The error word for an exception raised while connecting or reading."""
+    import aiohttp  # loaded by whoever fetched already; not by a process that only parses pages
+
     cause = getattr(err, "os_error", None) or err.__cause__
     if isinstance(err, aiohttp.ClientConnectorDNSError):
         if isinstance(cause, socket.gaierror) and cause.errno in (socket.EAI_NONAME, getattr(socket, "EAI_NODATA", -5)):
