@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import pickle
 import sys
 import threading
 from collections.abc import Iterable
@@ -54,6 +55,7 @@ _SPOOL: list[Any] = [None]  # the audit's body spool (a Spool), inherited
 _MEMO: dict[str, Any] = {"path": None, "salt": "", "cache": None}  # page-rule memo (see citecheck.rulememo)
 _JUDGE_LINKS = [False]  # the workers run the link rules too (each on its share of every document's links)
 _CLAIMS: dict[int, _Claims] = {}  # in a worker: per document index, its M008 claims and which are judged
+DEFERRED = frozenset({"pages", "early", "links", "memo"})  # results, unpickled by `results()` after the fetch
 EARLY_MIN = 32  # claims that became judgeable: judge them once there are this many (one Memo per call)
 
 Item = tuple[str, list[Link], Page]  # (document path, the links citing one URL, its page)
@@ -332,9 +334,9 @@ def _serve(index: int, inbox: Any, outbox: Any) -> None:
             try:
                 parts = partition(_DOCUMENTS, WORKERS)
             except BaseException as err:  # noqa: BLE001 - reported as a lost worker, never a silent pass
-                outbox.send(("failed", f"partition: {type(err).__name__}: {err}"))
+                _send(outbox, "failed", f"partition: {type(err).__name__}: {err}")
                 return
-            outbox.send(("routes", (parts.url_part, parts.load, parts.claim_part)))
+            _send(outbox, "routes", (parts.url_part, parts.load, parts.claim_part))
             _watch_claims(index, parts.claim_part)
         elif _SHARDED[0]:  # the others find the claims their M008 share reads while pages are held back
             from citecheck.support.claims import cited_claims
@@ -342,14 +344,14 @@ def _serve(index: int, inbox: Any, outbox: Any) -> None:
             for doc in _DOCUMENTS:
                 cited_claims(doc)
         if _JUDGE_LINKS[0]:
-            outbox.send(("links", _judge_links(index)))
+            _send(outbox, "links", _judge_links(index))
     except BaseException as err:  # noqa: BLE001 - reported as a lost worker, never a silent pass
-        outbox.send(("failed", f"{type(err).__name__}: {err}"))
+        _send(outbox, "failed", f"{type(err).__name__}: {err}")
         return
     while True:
         message = inbox.get()
         if message is None:
-            outbox.send(("done", None))
+            _send(outbox, "done", None)
             return
         kind, payload = message
         try:
@@ -357,14 +359,19 @@ def _serve(index: int, inbox: Any, outbox: Any) -> None:
                 _watch_claims(index, payload)
                 continue
             result = judge_batch(payload) if kind == "pages" else judge_memo_share(*payload)
-            outbox.send((kind, result))
+            _send(outbox, kind, result)
             if kind == "pages" and _CLAIMS:
                 early = _judge_early()
                 if early:
-                    outbox.send(("early", early))
+                    _send(outbox, "early", early)
         except BaseException as err:  # noqa: BLE001 - reported as a lost worker, never a silent pass
-            outbox.send(("failed", f"{type(err).__name__}: {err}"))
+            _send(outbox, "failed", f"{type(err).__name__}: {err}")
             return
+
+
+def _send(outbox: Any, kind: str, payload: Any) -> None:
+    """One message to the parent: its kind, a newline, the pickled payload (see `_Worker._read`)."""
+    outbox.send_bytes(kind.encode("ascii") + b"\n" + pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 def slim(page: Page) -> Page:
@@ -409,14 +416,18 @@ class _Worker:
         self.thread.start()
 
     def _read(self) -> None:
+        """Collect the worker's messages. Findings and pages stay pickled until `results()`: the
+        parent's CPU is the fetch loop's while it runs, and is idle once it has ended."""
         while True:
             try:
-                message = self.reader.recv()
+                data = self.reader.recv_bytes()
             except (EOFError, OSError):
                 self.messages.append(("lost", f"exit code {self.process.exitcode}"))
                 return
-            self.messages.append(message)
-            if message[0] in ("done", "failed"):
+            head, _, body = data.partition(b"\n")
+            kind = head.decode("ascii")
+            self.messages.append((kind, body if kind in DEFERRED else pickle.loads(body)))
+            if kind in ("done", "failed"):
                 return
 
 
@@ -575,31 +586,45 @@ class PageJudge:
             for worker in self.workers:
                 if not self.closed:
                     worker.inbox.put(None)
-            for worker in self.workers:
-                assert worker.thread is not None
-                worker.thread.join()
-                for kind, payload in worker.messages:
-                    if kind in ("lost", "failed"):
-                        lost.append(f"worker {worker.index}: {payload}")
-                        continue
-                    if kind == "routes":
-                        continue
-                    if kind == "pages":
-                        found, pages = payload
-                        self.completed.update(pages)
-                    elif kind in ("memo", "early", "links"):
-                        found = payload
-                    else:
-                        continue
-                    for finding in found:
-                        by_path.setdefault(finding.path, []).append(finding)
-                        if finding.rule == "E000":
-                            self.engine.crashed = True  # the worker's engine is a copy: tell the parent's
+            read = [0] * len(self.workers)  # messages handled, per worker
+            running = list(self.workers)
+            while running:  # unpickle results as they come, while the other worker still judges
+                for worker in list(running):
+                    assert worker.thread is not None
+                    alive = worker.thread.is_alive()  # before reading: a message added after is read next round
+                    messages = worker.messages
+                    while read[worker.index] < len(messages):
+                        self._take(worker, *messages[read[worker.index]], by_path, lost)
+                        read[worker.index] += 1
+                    if not alive:
+                        running.remove(worker)
+                if running:
+                    thread = running[0].thread
+                    assert thread is not None
+                    thread.join(0.01)
         finally:
             self.close()
         if lost:
             self._lost(by_path, "; ".join(lost))
         return by_path
+
+    def _take(self, worker: _Worker, kind: str, message: Any, by_path: dict[str, list[Finding]],
+              lost: list[str]) -> None:
+        payload = pickle.loads(message) if kind in DEFERRED else message
+        if kind in ("lost", "failed"):
+            lost.append(f"worker {worker.index}: {payload}")
+            return
+        if kind == "pages":
+            found, pages = payload
+            self.completed.update(pages)
+        elif kind in ("memo", "early", "links"):
+            found = payload
+        else:  # routes, done
+            return
+        for finding in found:
+            by_path.setdefault(finding.path, []).append(finding)
+            if finding.rule == "E000":
+                self.engine.crashed = True  # the worker's engine is a copy: tell the parent's
 
     def _lost(self, by_path: dict[str, list[Finding]], why: str) -> None:
         """A worker died (killed, out of memory) or failed: every document gets an E000 finding and
