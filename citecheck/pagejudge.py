@@ -594,7 +594,10 @@ class PageJudge:
                     alive = worker.thread.is_alive()  # before reading: a message added after is read next round
                     messages = worker.messages
                     while read[worker.index] < len(messages):
-                        self._take(worker, *messages[read[worker.index]], by_path, lost)
+                        at = read[worker.index]
+                        kind, message = messages[at]
+                        messages[at] = (kind, None)  # its bytes go as its objects come: no peak of both
+                        self._take(worker, kind, message, by_path, lost)
                         read[worker.index] += 1
                     if not alive:
                         running.remove(worker)
