@@ -638,7 +638,7 @@ class PageJudge:
         for doc in self.documents:
             by_path.setdefault(doc.path, []).append(self.engine.meta(
                 "E000", Location(doc.path), f"a page-rule worker process failed ({why}); "
-                "page rules and part of M008 did not run"))
+                "its share of the page rules, link rules and M008 may not have run"))
 
     def close(self) -> None:
         if self.closed:
