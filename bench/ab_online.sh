@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Interleaved A/B of the online audit from two citecheck source trees, against a fresh loopback
+# server for every run (the benchmark memo of ../shared/bench at 50 ms): one line per run with
+# the tree, wall seconds, user and system CPU seconds, and the number of findings.
+#
+#   bash bench/ab_online.sh 8 /tmp/old-tree /work/main [MEMO]
+#
+# A tree is a directory holding the `citecheck` package (e.g. `git worktree add /tmp/old COMMIT`).
+# The machine's speed drifts from run to run: compare medians of interleaved pairs, not single runs.
+set -euo pipefail
+N=$1; A=$2; B=$3
+HERE="$(cd "$(dirname "$0")" && pwd)"
+SHARED="${SHARED:-$HERE/../../shared/bench}"
+PY="${PY:-/tmp/bench-peers/venv/bin/python}"
+WORK="$(mktemp -d)"
+MEMO="${4:-$WORK/memo-5000.md}"
+PORT=18280
+[ -f "$MEMO" ] || "$PY" "$SHARED/make_memo.py" --n 5000 --seed 1 --base-port "$PORT" --out "${MEMO%.md}" > /dev/null
+for _ in $(seq "$N"); do
+  for tree in "$A" "$B"; do
+    "$PY" "$SHARED/server.py" --base-port "$PORT" --ports 8 --seed 1 --latency-ms 50 --slow-ms 500 \
+      > "$WORK/server.log" 2>&1 &
+    server=$!
+    for _ in $(seq 50); do
+      sleep 0.1
+      "$PY" -c "import urllib.request as u; u.build_opener(u.ProxyHandler({})).open('http://127.0.0.1:$PORT/__health', timeout=1)" \
+        2> /dev/null && break
+    done
+    PYTHONPATH="$tree" /usr/bin/time -f "%e %U %S" -o "$WORK/time" "$PY" -m citecheck audit "$MEMO" --format json \
+      --allow-private --no-cache --concurrency 128 --host-concurrency 128 > "$WORK/out.json" 2> /dev/null || true
+    kill "$server"; wait "$server" 2> /dev/null || true
+    echo "$tree $(tail -1 "$WORK/time") $("$PY" -c "import json,sys; print(len(json.load(open(sys.argv[1]))['findings']))" "$WORK/out.json")"
+  done
+done
+rm -rf "$WORK"
