@@ -230,3 +230,53 @@ def test_bodies_travel_inline_when_the_spool_cannot_be_written(served: Any, tmp_
     forked = _audit(memo)
     assert spooled  # the spool was tried, and every body then went through the pipe
     assert forked.findings == inline.findings and not forked.crashed
+
+
+def test_a_claim_waits_for_every_page_it_cites_and_is_judged_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`_Claims` bookkeeping: a claim is judged early only once every URL it cites has its page,
+    against just those pages; one citing a spelling no link has waits for the end (M008 then looks
+    it up among every page); nothing is judged twice."""
+    from citecheck.models import Document, Link, Location, Outcome, Page, TextSpan
+
+    where = Location("m.md")
+    doc = Document("m.md", "", "markdown",
+                   links=(Link("https://example.org/a/", where), Link("https://example.org/b", where),
+                          Link("https://example.org/c", where)),
+                   spans=(TextSpan("First claim ([x](https://example.org/a?utm_source=feed)).", where),
+                          TextSpan("Second claim ([y](https://example.org/b)).", where),
+                          TextSpan("Third claim ([z](https://example.org/c)).", where)))
+    calls: list[tuple[tuple[int, ...], list[str]]] = []
+
+    class Recorder:
+        def check_memo(self, memo: Any, shard: tuple[Any, ...], only_shardable: bool) -> list[Any]:
+            assert only_shardable and shard[:2] == (0, pagejudge.WORKERS)
+            calls.append((shard[2], sorted(memo.pages)))
+            return []
+
+    monkeypatch.setattr(pagejudge, "_ENGINE", Recorder())
+    monkeypatch.setattr(pagejudge, "_DOCUMENTS", [doc])
+    monkeypatch.setattr(pagejudge, "_PAGES", {})
+    claims = pagejudge._Claims(0, (0, 1, 0), 0)  # claims 0 and 2 are this worker's, claim 1 the other's
+    for url in ("https://example.org/a/", "https://example.org/c"):
+        pagejudge._PAGES[url] = Page(url=url, outcome=Outcome.OK, status=200)
+        claims.arrived(url)
+    assert claims.judge_ready(2) == [] and calls == []  # one claim ready: fewer than asked for
+    claims.judge_ready(1)
+    assert calls == [((-1, -1, 0), ["https://example.org/c"])]
+    claims.judge_rest()
+    assert calls[1] == ((0, -1, -1), ["https://example.org/a/", "https://example.org/c"])
+    claims.judge_rest()
+    assert len(calls) == 2  # nothing judged twice
+
+
+def test_page_workers_parse_without_importing_the_http_stack() -> None:
+    """The workers are forked before the parent imports aiohttp; what they import must not load it."""
+    import subprocess
+    import sys
+
+    code = ("import sys, citecheck.audit, citecheck.pagejudge, citecheck.fetch.facts, citecheck.support.claims\n"
+            "print('aiohttp' in sys.modules)\n"
+            "from citecheck.fetch import USER_AGENT, Fetcher, FetchResult, fetch_all\n"
+            "print('aiohttp' in sys.modules, Fetcher.__name__, FetchResult.__name__, USER_AGENT.split('/')[0])\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert out.stdout.split() == ["False", "True", "Fetcher", "FetchResult", "citecheck"]
