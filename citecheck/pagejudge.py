@@ -42,7 +42,20 @@ from citecheck.models import Finding, Link, Page
 
 PARALLEL_MIN_URLS = 300  # below this a fork costs more than it saves
 BATCH = 64
-WORKERS = 2
+
+
+def worker_count() -> int:
+    """Page workers for this machine: one per core the fetch loop leaves, at least two (the layout
+    measured on two cores, where the niced pair shares the second core), at most four (past that
+    the fetch loop, not judging, bounds an audit). More than two is not measured here."""
+    try:
+        cores = len(os.sched_getaffinity(0))  # the cores this process may run on, not the machine's
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 2
+    return max(2, min(4, cores - 1))
+
+
+WORKERS = worker_count()
 NICE = 10  # workers yield to the fetch loop (and, on a loopback benchmark, to the server)
 _ENGINE: Engine | None = None  # what the forked workers inherit
 _DOCUMENTS: list[Any] = []  # the audit's documents, inherited too

@@ -280,3 +280,34 @@ def test_page_workers_parse_without_importing_the_http_stack() -> None:
             "print('aiohttp' in sys.modules, Fetcher.__name__, FetchResult.__name__, USER_AGENT.split('/')[0])\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     assert out.stdout.split() == ["False", "True", "Fetcher", "FetchResult", "citecheck"]
+
+
+def test_worker_count_follows_the_usable_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    for cores, workers in ((1, 2), (2, 2), (3, 2), (4, 3), (5, 4), (64, 4)):
+        monkeypatch.setattr(pagejudge.os, "sched_getaffinity", lambda _pid, n=cores: set(range(n)))
+        assert pagejudge.worker_count() == workers
+
+
+@pytest.mark.skipif(not pagejudge.can_fork(), reason="needs fork and two cores")
+def test_three_workers_judge_exactly_as_one_process(served: Any, tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a four-core machine runs: three workers, claims partitioned three ways."""
+    paths = [str(p) for p in _two_memos(tmp_path, served.base)]
+    config = Config(fetch=FetchConfig(allow=("127.0.0.1",), use_cache=False, timeout=5, retries=0))
+    inline = citecheck.audit(paths, config, online=True)
+    kinds: list[str] = []
+    real_results = pagejudge.PageJudge.results
+
+    def spy(self: pagejudge.PageJudge) -> Any:
+        found = real_results(self)
+        kinds.extend(kind for worker in self.workers for kind, _ in worker.messages)
+        return found
+
+    monkeypatch.setattr(pagejudge, "WORKERS", 3)
+    monkeypatch.setattr(pagejudge, "EARLY_MIN", 1)
+    monkeypatch.setattr(pagejudge, "PARALLEL_MIN_URLS", 1)
+    monkeypatch.setattr(pagejudge, "single_threaded", lambda: True)  # the test server is a thread
+    monkeypatch.setattr(pagejudge.PageJudge, "results", spy)
+    forked = citecheck.audit(paths, config, online=True)
+    assert kinds.count("links") == kinds.count("done") == 3
+    assert forked.findings == inline.findings and not forked.crashed
