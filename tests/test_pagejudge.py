@@ -311,3 +311,21 @@ def test_three_workers_judge_exactly_as_one_process(served: Any, tmp_path: Path,
     forked = citecheck.audit(paths, config, online=True)
     assert kinds.count("links") == kinds.count("done") == 3
     assert forked.findings == inline.findings and not forked.crashed
+
+
+def test_adopted_claims_are_the_documents_claims() -> None:
+    """Worker 0 finds the cited claims once and the others adopt its (unpickled) copy."""
+    import pickle
+
+    from citecheck.models import Document, Link, Location, TextSpan
+    from citecheck.support.claims import adopt, cited_claims
+
+    where = Location("m.md")
+    text = "A claim ([x](https://example.org/a))."
+    found = cited_claims(Document("m.md", "", "markdown", links=(Link("https://example.org/a", where),),
+                                  spans=(TextSpan(text, where),)))
+    other = Document("m.md", "", "markdown", links=(Link("https://example.org/a", where),),
+                     spans=(TextSpan(text, where),))  # the same document in another process
+    copy = pickle.loads(pickle.dumps(found))
+    adopt(other, copy)
+    assert cited_claims(other) is copy and copy == found and found

@@ -70,6 +70,14 @@ class Partition:
     load: tuple[int, ...]  # claims plus URLs per part
 
 
+def adopt(doc: Document, claims: list[CitedClaim]) -> None:
+    """Take `claims` as `doc`'s cited claims: what `cited_claims(doc)` returned in another process
+    that holds the same document (the audit's page workers find them once, not once each)."""
+    from citecheck.checks._prepared import prepared
+
+    prepared(doc, "cited_claims", lambda _doc: claims)
+
+
 def partition(docs: Sequence[Document], parts: int) -> Partition:
     """Claims that share a source (a URL, or two spellings with one dedupe key), in any of `docs`,
     go to one part; parts are balanced greedily by claims plus URLs. Deterministic."""
