@@ -159,7 +159,7 @@ def judge(inputs: Inputs, config: Config, registry: Registry, *, pages: Mapping[
         suppressed += hidden
     for corp in inputs.corpora:
         findings += engine.check_corpus(corp)
-    findings = dedupe_findings(sorted(findings))
+    findings = dedupe_findings(sorted(findings, key=finding_order))
     from citecheck.score import summarize
 
     return Report(findings, suppressed, inputs, pages, online, engine.crashed, time.perf_counter() - started,
@@ -185,6 +185,11 @@ async def _fetch(urls: list[str], config: Config, fetcher: Any, on_page: Any) ->
     if on_page is not None:
         return await fetcher(urls, config.fetch, on_page=on_page, defer_parse=True)
     return await fetcher(urls, config.fetch)
+
+
+def finding_order(f: Finding) -> tuple[str, int, int, str]:
+    """`Finding`'s own order (its compared fields), as a key: twice as fast as the dataclass's `<`."""
+    return (f.path, f.line, f.column, f.rule)
 
 
 def dedupe_findings(findings: list[Finding]) -> list[Finding]:

@@ -8,6 +8,8 @@ from typing import Any
 import jsonschema
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 from reportkit import BAD_MEMO, CLEAN_MEMO, audit_files, hostile_findings, render_report, summary_of
 
 from citecheck.cli import main
@@ -74,3 +76,23 @@ def test_schema_ships_inside_the_package() -> None:
     from importlib import resources
 
     assert resources.files("citecheck.schemas").joinpath(REPORT_V1).is_file()
+
+
+@given(st.lists(st.tuples(st.sampled_from(["a.md", "b.md", "é.md"]), st.integers(0, 3), st.integers(0, 3),
+                          st.sampled_from(["U001", "H003", "M008", "E000"]), st.text(max_size=3)), max_size=30))
+def test_the_sort_key_is_the_findings_own_order(rows: list[tuple[str, int, int, str, str]]) -> None:
+    from citecheck.audit import finding_order
+    from citecheck.models import Finding
+
+    findings = [Finding(path, line, column, rule, "name", message=message) for path, line, column, rule, message in rows]
+    assert sorted(findings, key=finding_order) == sorted(findings)
+    assert [f.message for f in sorted(findings, key=finding_order)] == [f.message for f in sorted(findings)]  # stable alike
+
+
+def test_rows_are_what_json_dumps_writes() -> None:
+    from citecheck.report.json import dumps
+
+    rows = [{"rule": "U001", "message": "naïve “quotes” \u2028 and \\ slashes", "line": 3}, {"rule": "H003", "n": None}]
+    text = dumps({"version": 1, "findings": rows})
+    assert json.loads(text)["findings"] == rows
+    assert text.split("\n")[3] == "    " + json.dumps(rows[0], ensure_ascii=False) + ","

@@ -7,6 +7,7 @@ from typing import Any
 from citecheck.report.base import Reporter
 
 SCHEMA_VERSION = 1
+_ROW = json.JSONEncoder(ensure_ascii=False)  # one encoder for every finding: `json.dumps` builds one per call
 
 
 class JsonReporter(Reporter):
@@ -26,7 +27,7 @@ def dumps(payload: dict[str, Any]) -> str:
     parts = []
     for key, value in payload.items():
         if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
-            rows = ",\n".join("    " + json.dumps(v, ensure_ascii=False) for v in value)
+            rows = ",\n".join("    " + _ROW.encode(v) for v in value)
             parts.append(f"  {json.dumps(key)}: [\n{rows}\n  ]")
         else:
             text = json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n  ")
