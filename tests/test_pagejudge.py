@@ -55,10 +55,13 @@ def test_worker_findings_equal_in_process_findings(served: Any, tmp_path: Path, 
 
 
 @pytest.mark.skipif(not pagejudge.can_fork(), reason="needs fork and two cores")
+@pytest.mark.parametrize("workers", [2, 3])  # 3: what a four-core machine runs
 def test_claims_judged_as_their_pages_come_equal_judging_them_at_the_end(served: Any, tmp_path: Path,
-                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+                                                                          monkeypatch: pytest.MonkeyPatch,
+                                                                          workers: int) -> None:
     """With EARLY_MIN=1 every claim is judged by a worker as soon as its pages are there, and the
-    link rules run in the workers: the findings are still exactly the in-process ones."""
+    link rules run in the workers: the findings are still exactly the in-process ones, with the
+    claims partitioned two ways and three."""
     paths = [str(p) for p in _two_memos(tmp_path, served.base)]
     config = Config(fetch=FetchConfig(allow=("127.0.0.1",), use_cache=False, timeout=5, retries=0))
     inline = citecheck.audit(paths, config, online=True)
@@ -70,12 +73,13 @@ def test_claims_judged_as_their_pages_come_equal_judging_them_at_the_end(served:
         kinds.extend(kind for worker in self.workers for kind, _ in worker.messages)
         return found
 
+    monkeypatch.setattr(pagejudge, "WORKERS", workers)
     monkeypatch.setattr(pagejudge, "PARALLEL_MIN_URLS", 1)
     monkeypatch.setattr(pagejudge, "EARLY_MIN", 1)
     monkeypatch.setattr(pagejudge, "single_threaded", lambda: True)  # the test server is a thread
     monkeypatch.setattr(pagejudge.PageJudge, "results", spy)
     forked = citecheck.audit(paths, config, online=True)
-    assert "early" in kinds and kinds.count("links") == pagejudge.WORKERS
+    assert "early" in kinds and kinds.count("links") == kinds.count("done") == workers
     assert {f.rule for f in inline.findings} >= {"H001", "H003", "M008", "U004"}
     assert forked.findings == inline.findings and not forked.crashed
 
@@ -194,20 +198,25 @@ def test_no_fork_while_other_threads_run() -> None:
         thread.join()
 
 
-def test_partition_groups_a_claims_other_spelling_with_the_cited_page() -> None:
+def _spelled_apart() -> Any:
+    """Three claims; the first cites `a/` in another spelling. The link extractor and the claim
+    finder may spell a URL differently (trailing slash, tracking parameters): M008 then finds the
+    page by dedupe key."""
     from citecheck.models import Document, Link, Location, TextSpan
-    from citecheck.support.claims import partition
 
     where = Location("m.md")
-    # the link extractor and the claim finder may spell a URL differently (trailing slash,
-    # tracking parameters): M008 then finds the page by dedupe key, so both go to one worker
-    doc = Document("m.md", "", "markdown",
-                   links=(Link("https://example.org/a/", where), Link("https://example.org/b", where),
-                          Link("https://example.org/c", where)),
-                   spans=(TextSpan("First claim ([x](https://example.org/a?utm_source=feed)).", where),
-                          TextSpan("Second claim ([y](https://example.org/b)).", where),
-                          TextSpan("Third claim ([z](https://example.org/c)).", where)))
-    parts = partition([doc], 2)
+    return Document("m.md", "", "markdown",
+                    links=(Link("https://example.org/a/", where), Link("https://example.org/b", where),
+                           Link("https://example.org/c", where)),
+                    spans=(TextSpan("First claim ([x](https://example.org/a?utm_source=feed)).", where),
+                           TextSpan("Second claim ([y](https://example.org/b)).", where),
+                           TextSpan("Third claim ([z](https://example.org/c)).", where)))
+
+
+def test_partition_groups_a_claims_other_spelling_with_the_cited_page() -> None:
+    from citecheck.support.claims import partition
+
+    parts = partition([_spelled_apart()], 2)  # so both spellings go to one worker
     assert parts.url_part["https://example.org/a/"] == parts.url_part["https://example.org/a?utm_source=feed"] \
         == parts.claim_part[0][0]
     assert sorted(parts.load) == [3, 4]  # claims plus URLs: {claim 1, a/, a?utm} and two pairs
@@ -236,15 +245,9 @@ def test_a_claim_waits_for_every_page_it_cites_and_is_judged_once(monkeypatch: p
     """`_Claims` bookkeeping: a claim is judged early only once every URL it cites has its page,
     against just those pages; one citing a spelling no link has waits for the end (M008 then looks
     it up among every page); nothing is judged twice."""
-    from citecheck.models import Document, Link, Location, Outcome, Page, TextSpan
+    from citecheck.models import Outcome, Page
 
-    where = Location("m.md")
-    doc = Document("m.md", "", "markdown",
-                   links=(Link("https://example.org/a/", where), Link("https://example.org/b", where),
-                          Link("https://example.org/c", where)),
-                   spans=(TextSpan("First claim ([x](https://example.org/a?utm_source=feed)).", where),
-                          TextSpan("Second claim ([y](https://example.org/b)).", where),
-                          TextSpan("Third claim ([z](https://example.org/c)).", where)))
+    doc = _spelled_apart()
     calls: list[tuple[tuple[int, ...], list[str]]] = []
 
     class Recorder:
@@ -286,31 +289,6 @@ def test_worker_count_follows_the_usable_cores(monkeypatch: pytest.MonkeyPatch) 
     for cores, workers in ((1, 2), (2, 2), (3, 2), (4, 3), (5, 4), (64, 4)):
         monkeypatch.setattr(pagejudge.os, "sched_getaffinity", lambda _pid, n=cores: set(range(n)))
         assert pagejudge.worker_count() == workers
-
-
-@pytest.mark.skipif(not pagejudge.can_fork(), reason="needs fork and two cores")
-def test_three_workers_judge_exactly_as_one_process(served: Any, tmp_path: Path,
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    """What a four-core machine runs: three workers, claims partitioned three ways."""
-    paths = [str(p) for p in _two_memos(tmp_path, served.base)]
-    config = Config(fetch=FetchConfig(allow=("127.0.0.1",), use_cache=False, timeout=5, retries=0))
-    inline = citecheck.audit(paths, config, online=True)
-    kinds: list[str] = []
-    real_results = pagejudge.PageJudge.results
-
-    def spy(self: pagejudge.PageJudge) -> Any:
-        found = real_results(self)
-        kinds.extend(kind for worker in self.workers for kind, _ in worker.messages)
-        return found
-
-    monkeypatch.setattr(pagejudge, "WORKERS", 3)
-    monkeypatch.setattr(pagejudge, "EARLY_MIN", 1)
-    monkeypatch.setattr(pagejudge, "PARALLEL_MIN_URLS", 1)
-    monkeypatch.setattr(pagejudge, "single_threaded", lambda: True)  # the test server is a thread
-    monkeypatch.setattr(pagejudge.PageJudge, "results", spy)
-    forked = citecheck.audit(paths, config, online=True)
-    assert kinds.count("links") == kinds.count("done") == 3
-    assert forked.findings == inline.findings and not forked.crashed
 
 
 def test_adopted_claims_are_the_documents_claims() -> None:
