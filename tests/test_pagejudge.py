@@ -1,6 +1,7 @@
 """Page rules judged in a forked worker while fetching give exactly the in-process findings."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +66,30 @@ def test_claims_judged_as_their_pages_come_equal_judging_them_at_the_end(served:
     paths = [str(p) for p in _two_memos(tmp_path, served.base)]
     config = Config(fetch=FetchConfig(allow=("127.0.0.1",), use_cache=False, timeout=5, retries=0))
     inline = citecheck.audit(paths, config, online=True)
+    monkeypatch.setattr(pagejudge, "WORKERS", workers)
+    monkeypatch.setattr(pagejudge, "EARLY_MIN", 1)
+    forked, kinds = _forked(paths, config, monkeypatch)
+    assert "early" in kinds and kinds.count("links") == kinds.count("done") == workers
+    assert {f.rule for f in inline.findings} >= {"H001", "H003", "M008", "U004"}
+    assert forked.findings == inline.findings and not forked.crashed
+
+
+@pytest.mark.skipif(not pagejudge.can_fork(), reason="needs fork and two cores")
+def test_without_m008_pages_are_routed_at_once_and_findings_match(served: Any, tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """No shardable memo rule: no partition, no claims to forward; the link rules still run in the
+    workers and the findings are still exactly the in-process ones."""
+    paths = [str(p) for p in _two_memos(tmp_path, served.base)]
+    config = Config(ignore=("M008",), fetch=FetchConfig(allow=("127.0.0.1",), use_cache=False, timeout=5, retries=0))
+    inline = citecheck.audit(paths, config, online=True)
+    forked, kinds = _forked(paths, config, monkeypatch)
+    assert "routes" not in kinds and "early" not in kinds and kinds.count("links") == pagejudge.WORKERS
+    assert "M008" not in {f.rule for f in inline.findings} and {"H001", "U004"} <= {f.rule for f in inline.findings}
+    assert forked.findings == inline.findings and not forked.crashed
+
+
+def _forked(paths: list[str], config: Config, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, list[str]]:
+    """The audit judged by forked workers, and the kinds of message the workers sent."""
     kinds: list[str] = []
     real_results = pagejudge.PageJudge.results
 
@@ -73,15 +98,24 @@ def test_claims_judged_as_their_pages_come_equal_judging_them_at_the_end(served:
         kinds.extend(kind for worker in self.workers for kind, _ in worker.messages)
         return found
 
-    monkeypatch.setattr(pagejudge, "WORKERS", workers)
+    from citecheck.engine.run import Engine
+
+    in_parent: list[int] = []  # a forked worker appends to its own copy of this list
+    real_check_links = Engine.check_links
+
+    def check_links(self: Engine, links: Any, path: str) -> Any:
+        if os.getpid() == parent:
+            in_parent.append(1)
+        return real_check_links(self, links, path)
+
+    parent = os.getpid()
     monkeypatch.setattr(pagejudge, "PARALLEL_MIN_URLS", 1)
-    monkeypatch.setattr(pagejudge, "EARLY_MIN", 1)
     monkeypatch.setattr(pagejudge, "single_threaded", lambda: True)  # the test server is a thread
     monkeypatch.setattr(pagejudge.PageJudge, "results", spy)
-    forked = citecheck.audit(paths, config, online=True)
-    assert "early" in kinds and kinds.count("links") == kinds.count("done") == workers
-    assert {f.rule for f in inline.findings} >= {"H001", "H003", "M008", "U004"}
-    assert forked.findings == inline.findings and not forked.crashed
+    monkeypatch.setattr(Engine, "check_links", check_links)
+    report = citecheck.audit(paths, config, online=True)
+    assert not in_parent  # the workers ran the link rules, and only they did
+    return report, kinds
 
 
 def _two_memos(tmp_path: Path, base: str) -> list[Path]:
