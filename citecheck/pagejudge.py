@@ -11,14 +11,16 @@ servers it talks to come first and the workers use the CPU they leave.
 
 Pages are routed so that each worker holds every page its share of M008 needs: the memo's cited
 claims are partitioned into groups that share no source (`support.claims.partition`, derived by
-worker 0 as it starts, so not on the fetch loop's path); a URL goes to the worker of its
-claims' group (URLs no claim cites go to the least loaded worker). A worker judges each of its
+worker 0 as it starts, so not on the fetch loop's path; the claims it found travel with the routes
+to the other workers, which adopt them instead of finding them again); a URL goes to the worker of
+its claims' group (URLs no claim cites go to the least loaded worker). A worker judges each of its
 claims (M008's `options["shard"]`) as soon as it holds the pages of every URL the claim cites, so
 most of M008 runs while the fetch goes on; after the fetch it judges the rest (claims citing a URL
 in a spelling no link has, which M008 looks up among all pages), and the parent runs the other
-memo rules on the completed pages. With `judge_links=True` the workers also run the link rules (half
-of each document's links each, as they start, while the parent is still importing its HTTP
-stack), so none of that is left for after the fetch.
+memo rules on the completed pages. With `judge_links=True` the workers also run the link rules (a
+share of each document's links each, as they start, while the parent is still importing its HTTP
+stack), so none of that is left for after the fetch. Results travel back pickled and are unpickled
+by `results()` once the fetch is over: during it, the parent's CPU is the fetch loop's.
 
 Rules are pure functions of their subjects, so the findings are exactly the ones one process would
 compute (a test runs both ways and compares); a rule crash comes back as the engine's E000 finding
