@@ -72,7 +72,12 @@ def _slug_words(url: str, min_words: int) -> tuple[str, ...]:
         return ()
     for segment in reversed([s for s in path.split("/") if s]):
         tokens = [t for t in _SEGMENT_SPLIT.split(segment.casefold()) if t and t not in _EXTENSIONS]
-        topical = [w for t in tokens for w in words(t) if not _is_id(w)]
+        # ASCII: one split of the tokens joined by spaces gives each token's words in turn (a space
+        # is no word character), without a memoised `words` call per token
+        joined = " ".join(tokens)
+        fast = ascii_words(joined)
+        parts = fast if fast is not None else [w for t in tokens for w in words(t)]
+        topical = [w for w in parts if not _is_id(w)]
         if len(topical) >= min_words:
             return tuple(topical)
     return ()

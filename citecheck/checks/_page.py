@@ -38,7 +38,12 @@ def fold(text: str) -> str:
     # str.split() splits on exactly the characters `\s` matches, and is 4x faster than re.sub
     text = text or ""
     if text.isascii():  # NFKC and the quote table change no ASCII character: skip both passes
-        return collapse_spaces(text).lower()
+        if "  " in text or "\n" in text or "\t" in text or "\r" in text or "\x0b" in text or "\x0c" in text \
+                or "\x1c" in text or "\x1d" in text or "\x1e" in text or "\x1f" in text:
+            return collapse_spaces(text).lower()
+        # no run of spaces and no other ASCII whitespace (a parsed text sample is collapsed already):
+        # collapsing only strips the ends (memchr scans, not a byte translation and replace passes)
+        return text.strip(" ").lower()
     return " ".join(unicodedata.normalize("NFKC", text).translate(_QUOTES).split()).casefold()
 
 
