@@ -106,3 +106,16 @@ async def test_internal_error_page_has_no_sibling_facts(served: Any, monkeypatch
     page = result.page
     assert (page.outcome, page.error) == (Outcome.ERROR, "internal: RuntimeError: probe broke")
     assert (page.sibling_status, page.sibling_text, result.raw) == (None, None, None) and page.elapsed_ms > 0
+
+
+def test_probe_paths_never_end_in_a_number() -> None:
+    """A probe path ending in digits can match a site's `slug-<id>` route and fetch a real page."""
+    import re
+
+    from citecheck.fetch.probe import PREFIX, probe_url, random_token
+
+    tokens = {random_token() for _ in range(2000)}
+    assert len(tokens) == 2000 and all(re.fullmatch(r"[a-z]{16}", t) for t in tokens)
+    url = probe_url("https://example.org/economy/census-regulator-240891")
+    assert re.fullmatch(rf"https://example\.org/economy/{PREFIX}[a-z]{{16}}", url)
+    assert not re.match(r"^/[a-z]+/[a-z-]+-(\d+)$", url.split("example.org", 1)[1])  # the benchmark's page route

@@ -25,8 +25,19 @@ def probe_url(url: str, token: str | None = None) -> str:
     """A path beside `url` (same scheme, host and directory) that should not exist."""
     parts = urlsplit(url)
     directory = parts.path.rsplit("/", 1)[0] if "/" in parts.path else ""
-    path = f"{directory}/{PREFIX}{token or secrets.token_hex(8)}"
+    path = f"{directory}/{PREFIX}{token or random_token()}"
     return urlunsplit((parts.scheme, parts.netloc, path, "", ""))
+
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def random_token() -> str:
+    """16 random lower-case letters. Never a number: a hex token is all digits once in ~1,800
+    (16 hex digits, each a digit with odds 10/16), and `…-probe-4081937265143380` then matches
+    the `slug-<id>` routes many sites (and the benchmark's server) answer with a real page, so the
+    host's "page that does not exist" was a live article and its pages looked like soft 404s."""
+    return "".join(secrets.choice(_LETTERS) for _ in range(16))
 
 
 def origin(url: str) -> str:
