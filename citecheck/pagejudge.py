@@ -333,8 +333,8 @@ def judge_memo_share(index: int, shard: tuple[int, int], owners: tuple[int, ...]
 
 
 def _serve(index: int, inbox: Any, outbox: Any) -> None:
-    """A worker's loop: ("pages", arrivals), ("claims", owners) and ("memo", document index) in,
-    results out, None ends."""
+    """A worker's loop: ("pages", arrivals), ("claims", (owners, pickled claims)) and ("memo",
+    document index) in, results out (see `_send`), None ends."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
