@@ -184,4 +184,3 @@ def visible_text(root: etree._Element, limit: int = TEXT_MAX) -> str:
             if size > limit or joined > limit:  # the join already holds `limit` characters
                 break
     return " ".join(pieces)[:limit]
-

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import string
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -29,15 +30,12 @@ def probe_url(url: str, token: str | None = None) -> str:
     return urlunsplit((parts.scheme, parts.netloc, path, "", ""))
 
 
-_LETTERS = "abcdefghijklmnopqrstuvwxyz"
-
-
 def random_token() -> str:
     """16 random lower-case letters. Never a number: a hex token is all digits once in ~1,800
     (16 hex digits, each a digit with odds 10/16), and `…-probe-4081937265143380` then matches
     the `slug-<id>` routes many sites (and the benchmark's server) answer with a real page, so the
     host's "page that does not exist" was a live article and its pages looked like soft 404s."""
-    return "".join(secrets.choice(_LETTERS) for _ in range(16))
+    return "".join(secrets.choice(string.ascii_lowercase) for _ in range(16))
 
 
 def origin(url: str) -> str:
