@@ -40,7 +40,7 @@ from dataclasses import replace
 from typing import Any
 
 from citecheck.engine.run import Engine
-from citecheck.models import Finding, Link, Page
+from citecheck.models import Finding, Link, Page, evolve
 
 PARALLEL_MIN_URLS = 300  # below this a fork costs more than it saves
 BATCH = 64
@@ -396,7 +396,7 @@ def slim(page: Page) -> Page:
     """The page without the facts only page rules read (markup sample, sibling probe text)."""
     if not page.html_sample and page.sibling_text is None:
         return page
-    return replace(page, html_sample="", sibling_text=None)
+    return evolve(page, html_sample="", sibling_text=None)
 
 
 def page_key(links: list[Link]) -> str:
