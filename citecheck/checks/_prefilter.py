@@ -72,9 +72,16 @@ def _sequence(items: list[tuple[Any, Any]]) -> set[str] | None:
         if name == "LITERAL":
             run.append(chr(arg))
             continue
-        close()
         if name in _ZERO_WIDTH:
+            # consumes nothing: the literals on both sides are adjacent in every match, so the run
+            # goes on; a literal lookbehind also names the characters right before the position
+            # (`(?<=/):id` needs "/:", not just ":", which every URL with a port holds)
+            if name == "ASSERT" and arg[0] < 0 and not run:
+                body = list(arg[1])
+                if body and all(str(o) == "LITERAL" for o, _ in body):
+                    run.extend(chr(c) for _, c in body)
             continue
+        close()
         if name == "SUBPATTERN":
             sub = _sequence(list(arg[-1]))
             if sub:
