@@ -264,7 +264,7 @@ def test_tries_pause_while_they_fail_and_resume_when_they_pay(monkeypatch: pytes
         parses.append(len(text))
         return real_document(text)
     monkeypatch.setattr(P, "_document", counting)
-    # heavy markup: no 6,000 visible characters in the body's first 16 KB
+    # heavy markup: no 6,000 visible characters in the body's first PREFIX_BODY characters
     heavy = ("<html><head><title>t</title></head><body>" + '<div class="nav"><a href="/x">x</a></div>' * 2_000
              + PARAGRAPH * 40 + "</body></html>")
     for _ in range(8 + 3 * payoff.EXPLORE):

@@ -26,10 +26,12 @@ TEXT_MAX = 6_000
 HTML_MAX = 8 * 1024
 PARSE_MAX = 1024 * 1024
 # A long page is parsed first up to PREFIX_BODY characters past its body's start (~6,000 visible
-# characters take 7-16 KB of a plain article's markup, and a real page's <head> alone can be 100 KB),
-# when that skips at least PREFIX_SAVING characters and at least as many as it reads.
-PREFIX_BODY = 16 * 1024
-PREFIX_SAVING = 16 * 1024
+# characters take 7-10 KB of a plain article's markup, and a real page's <head> alone can be 100 KB),
+# when that skips at least PREFIX_SAVING characters and at least as many as it reads. (Instructions
+# per parse on the loopback benchmark's articles and on the saved real pages, against 16 KB: 8 KB
+# -11 % / +1 %, 10 KB -9 % / -1 %, 12 KB -6 % / -1 %.)
+PREFIX_BODY = 10 * 1024
+PREFIX_SAVING = 8 * 1024
 
 
 def _spellings(*words: str) -> list[str]:
@@ -168,7 +170,7 @@ def _prefix_parse(prefix: str, late: bytes) -> tuple[str, str, dict[str, str], s
 
 class Payoff:
     """Whether the two-step parse has been paying off in this process. Plain articles hold 6,000
-    visible characters in the first 16 KB of their body; most real pages, heavy with markup, do
+    visible characters in the first 10 KB of their body; most real pages, heavy with markup, do
     not, and there a try costs its own parse on top of the whole one (a third of a whole parse or
     less, while a success saves over half). So tries go on while the last one paid or at least
     three of the last WINDOW did, and otherwise pause but for one in EXPLORE (pages change within a
