@@ -121,6 +121,24 @@ def test_sibling_signal_needs_a_200_sibling_and_enough_text() -> None:
     assert not soft_404.sibling_signals(page(text_sample="", sibling_text="", sibling_status=200), options("H003"))
 
 
+def test_sibling_similar_band_and_its_thresholds() -> None:
+    from rapidfuzz import fuzz
+
+    text = "Home Research Events About latest policy research and commentary " * 3
+    near = text.replace("policy", "energy").replace("Events", "Panels")
+    ratio = fuzz.ratio(text, near)
+    assert 85 <= ratio < 97
+    p = page(text_sample=text, sibling_text=near, sibling_status=200)
+    assert [n for n, _ in soft_404.sibling_signals(p, options("H003"))] == ["sibling-similar"]
+    assert f"{ratio:.0f}% similar" in soft_404.sibling_signals(p, options("H003"))[0][1]
+    assert [n for n, _ in soft_404.sibling_signals(p, options("H003", sibling_same=ratio))] == ["sibling-same"]
+    at_threshold = options("H003", sibling_similar=ratio)  # a ratio equal to the threshold counts
+    assert [n for n, _ in soft_404.sibling_signals(p, at_threshold)] == ["sibling-similar"]
+    assert not soft_404.sibling_signals(p, options("H003", sibling_similar=ratio + 1))
+    far = page(text_sample=text, sibling_text="Page not found. " * 8, sibling_status=200)
+    assert not soft_404.sibling_signals(far, options("H003"))
+
+
 @pytest.mark.parametrize("rule", [soft_404, title_mismatch, paywall])
 def test_text_rules_skip_non_html(rule: Any) -> None:
     pdf = page(content_type="application/pdf", title="404 Not Found", text_sample="Il vous reste 50% de cet article à lire")

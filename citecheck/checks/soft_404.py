@@ -125,10 +125,12 @@ def sibling_signals(page: Page, options: Mapping[str, Any]) -> list[Signal]:
     least = int(options.get("sibling_min_text", 100))
     if page.sibling_status != 200 or not is_deep(page.url) or min(len(sibling), len(text)) < least:
         return []
-    ratio = fuzz.ratio(text[:5000], sibling[:5000])
-    if ratio >= float(options.get("sibling_same", 97)):
+    same, similar = float(options.get("sibling_same", 97)), float(options.get("sibling_similar", 85))
+    # a ratio under both thresholds is never used: rapidfuzz may stop early (on lengths alone, say)
+    ratio = fuzz.ratio(text[:5000], sibling[:5000], score_cutoff=min(same, similar))
+    if ratio >= same:
         return [("sibling-same", f"same text as a random non-existent path ({ratio:.0f}%)")]
-    if ratio >= float(options.get("sibling_similar", 85)):
+    if ratio >= similar:
         return [("sibling-similar", f"text {ratio:.0f}% similar to a random non-existent path")]
     return []
 
