@@ -7,6 +7,9 @@
 #
 # A tree is a directory holding the `citecheck` package (e.g. `git worktree add /tmp/old COMMIT`).
 # The machine's speed drifts from run to run: compare medians of interleaved pairs, not single runs.
+# Runs start in a scratch directory with PYTHONSAFEPATH=1: `python -m` puts the working directory
+# first on sys.path, so started from a checkout it would run that checkout's code for both trees
+# (which this script did until session 5, whenever it was started from /work/main).
 set -euo pipefail
 N=$1; A=$2; B=$3
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -16,6 +19,11 @@ WORK="$(mktemp -d)"
 MEMO="${4:-$WORK/memo-5000.md}"
 PORT=18280
 [ -f "$MEMO" ] || "$PY" "$SHARED/make_memo.py" --n 5000 --seed 1 --base-port "$PORT" --out "${MEMO%.md}" > /dev/null
+cd "$WORK"
+origin() { PYTHONSAFEPATH=1 PYTHONPATH="$1" "$PY" -c "import citecheck, os; print(os.path.dirname(citecheck.__file__))"; }
+for tree in "$A" "$B"; do
+  [ "$(origin "$tree")" = "$(cd "$tree" && pwd)/citecheck" ] || { echo "ab_online: $tree does not import its own citecheck ($(origin "$tree"))" >&2; exit 2; }
+done
 for _ in $(seq "$N"); do
   for tree in "$A" "$B"; do
     "$PY" "$SHARED/server.py" --base-port "$PORT" --ports 8 --seed 1 --latency-ms 50 --slow-ms 500 \
@@ -26,7 +34,7 @@ for _ in $(seq "$N"); do
       "$PY" -c "import urllib.request as u; u.build_opener(u.ProxyHandler({})).open('http://127.0.0.1:$PORT/__health', timeout=1)" \
         2> /dev/null && break
     done
-    PYTHONPATH="$tree" /usr/bin/time -f "%e %U %S" -o "$WORK/time" "$PY" -m citecheck audit "$MEMO" --format json \
+    PYTHONSAFEPATH=1 PYTHONPATH="$tree" /usr/bin/time -f "%e %U %S" -o "$WORK/time" "$PY" -m citecheck audit "$MEMO" --format json \
       --allow-private --no-cache --concurrency 128 --host-concurrency 128 > "$WORK/out.json" 2> /dev/null || true
     kill "$server"; wait "$server" 2> /dev/null || true
     echo "$tree $(tail -1 "$WORK/time") $("$PY" -c "import json,sys; print(len(json.load(open(sys.argv[1]))['findings']))" "$WORK/out.json")"
