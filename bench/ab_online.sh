@@ -13,6 +13,8 @@
 set -euo pipefail
 N=$1; A=$2; B=$3
 HERE="$(cd "$(dirname "$0")" && pwd)"
+# shellcheck source=bench/loopback_server.sh
+source "$HERE/loopback_server.sh"
 SHARED="${SHARED:-$HERE/../../shared/bench}"
 PY="${PY:-/tmp/bench-peers/venv/bin/python}"
 WORK="$(mktemp -d)"
@@ -26,17 +28,10 @@ for tree in "$A" "$B"; do
 done
 for _ in $(seq "$N"); do
   for tree in "$A" "$B"; do
-    "$PY" "$SHARED/server.py" --base-port "$PORT" --ports 8 --seed 1 --latency-ms 50 --slow-ms 500 \
-      > "$WORK/server.log" 2>&1 &
-    server=$!
-    for _ in $(seq 50); do
-      sleep 0.1
-      "$PY" -c "import urllib.request as u; u.build_opener(u.ProxyHandler({})).open('http://127.0.0.1:$PORT/__health', timeout=1)" \
-        2> /dev/null && break
-    done
+    start_server
     PYTHONSAFEPATH=1 PYTHONPATH="$tree" /usr/bin/time -f "%e %U %S" -o "$WORK/time" "$PY" -m citecheck audit "$MEMO" --format json \
       --allow-private --no-cache --concurrency 128 --host-concurrency 128 > "$WORK/out.json" 2> /dev/null || true
-    kill "$server"; wait "$server" 2> /dev/null || true
+    stop_server
     echo "$tree $(tail -1 "$WORK/time") $("$PY" -c "import json,sys; print(len(json.load(open(sys.argv[1]))['findings']))" "$WORK/out.json")"
   done
 done

@@ -11,6 +11,8 @@
 set -euo pipefail
 N=$1
 HERE="$(cd "$(dirname "$0")" && pwd)"
+# shellcheck source=bench/loopback_server.sh
+source "$HERE/loopback_server.sh"
 SHARED="${SHARED:-$HERE/../../shared/bench}"
 PEERS="${BENCH_PEERS:-/tmp/bench-peers}"
 PY="${PY:-$PEERS/venv/bin/python}"
@@ -26,17 +28,10 @@ declare -A CMD=(
 )
 for _ in $(seq "$N"); do
   for name in lychee-fast aiohttp-floor citecheck; do
-    "$PY" "$SHARED/server.py" --base-port "$PORT" --ports 8 --seed 1 --latency-ms 50 --slow-ms 500 \
-      > "$WORK/server.log" 2>&1 &
-    server=$!
-    for _ in $(seq 50); do
-      sleep 0.1
-      "$PY" -c "import urllib.request as u; u.build_opener(u.ProxyHandler({})).open('http://127.0.0.1:$PORT/__health', timeout=1)" \
-        2> /dev/null && break
-    done
+    start_server
     # shellcheck disable=SC2086 # the command lines are word-split on purpose
     /usr/bin/time -f "%e %U %S" -o "$WORK/time" ${CMD[$name]} > /dev/null 2>&1 || true
-    kill "$server"; wait "$server" 2> /dev/null || true
+    stop_server
     echo "$name $(tail -1 "$WORK/time")"
   done
 done
