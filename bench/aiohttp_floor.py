@@ -13,6 +13,7 @@ import asyncio
 import re
 import sys
 import time
+from pathlib import Path
 
 import aiohttp
 
@@ -46,7 +47,7 @@ async def fetch_all(urls: list[str], concurrency: int = 128) -> dict[int, int]:
 
 
 def main() -> None:
-    text = open(sys.argv[1], encoding="utf-8").read()
+    text = Path(sys.argv[1]).read_text(encoding="utf-8")
     urls = list(dict.fromkeys(u.rstrip(".,;:") for u in URL_RE.findall(text)))
     wall, cpu = time.perf_counter(), time.process_time()
     statuses = asyncio.run(fetch_all(urls))
