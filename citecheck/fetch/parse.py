@@ -52,6 +52,7 @@ def _finder(*words: str) -> BytesAhoCorasick:
 _LATE = {(has_title, has_link): _finder("<meta", "ld+json", *(() if has_title else ("<title",)),
                                         *(() if has_link else ("<link",)))
          for has_title in (False, True) for has_link in (False, True)}
+
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 _CHARSET_RE = re.compile(rb"""<meta[^>]+charset=["']?([\w.:-]+)""", re.IGNORECASE)
 _CT_CHARSET_RE = re.compile(r"charset=[\"']?([\w.:-]+)", re.IGNORECASE)
@@ -171,8 +172,8 @@ def _prefix_parse(prefix: str, late: bytes) -> tuple[str, str, dict[str, str], s
 class Payoff:
     """Whether the two-step parse has been paying off in this process. Plain articles hold 6,000
     visible characters in the first 10 KB of their body; most real pages, heavy with markup, do
-    not, and there a try costs its own parse on top of the whole one (a third of a whole parse or
-    less, while a success saves over half). So tries go on while the last one paid or at least
+    not, and there a try costs its own parse on top of the whole one (at most half a whole parse:
+    a try reads no more than it skips, which is what a success saves). So tries go on while the last one paid or at least
     three of the last WINDOW did, and otherwise pause but for one in EXPLORE (pages change within a
     run). Only the cost depends on this: both paths give the same facts."""
 
