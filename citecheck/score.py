@@ -1,7 +1,8 @@
 """Citation-truth score (0-10) per memo and per section.
 
 Each citation (a cite-able link, a `[src-NNN]` ID, a `<needs-source/>` marker, an unsupported
-claim) is an item with a weight and a credit; the score is 10 × Σ(weight·credit) / Σ weight.
+claim) is an item with a weight and a credit; the score is 10 × Σ(weight·credit) / Σ weight, and
+"n/a" (None) when there is no citation at all.
 Fabricated and placeholder URLs weigh heaviest. Memo-level problems that are not about citations
 (firm-context leaks, watermark names) do not enter the score; they fail the run on their own.
 """
@@ -83,15 +84,18 @@ def _section_lookup(doc: Document):  # type: ignore[no-untyped-def]
     return find
 
 
-def score(items: list[Item]) -> float:
+def score(items: list[Item]) -> float | None:
+    """10 × Σ(weight·credit) / Σ weight; None ("n/a") when there is no citation to score: a memo
+    whose writer dropped every citation has earned no score, least of all 10/10."""
     total = sum(i.weight for i in items)
-    return 10.0 if total == 0 else round(10 * sum(i.weight * i.credit for i in items) / total, 2)
+    return None if total == 0 else round(10 * sum(i.weight * i.credit for i in items) / total, 2)
 
 
 def summarize(documents: Iterable[Document], findings: list[Finding]) -> dict[str, object]:
-    """`citation_truth_score` overall, `sections` (per section), `memos` (per file), verdict counts."""
+    """`citation_truth_score` overall, `sections` (per section), `memos` (per file), verdict counts.
+    A score with nothing to score is None (null in JSON, "n/a" in text and HTML)."""
     all_items: list[Item] = []
-    memos: dict[str, float] = {}
+    memos: dict[str, float | None] = {}
     by_section: dict[str, list[Item]] = defaultdict(list)
     for doc in documents:
         items = items_for(doc, findings)

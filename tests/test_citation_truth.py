@@ -61,3 +61,27 @@ def test_score_below_min_score_alone_fails_the_run(tmp_path: Path) -> None:
     assert report["summary"]["errors"] == 0 and report["summary"]["citation_truth_score"] < 8.0
     assert code == 1
     assert _audit(str(memo), "--min-score", "1.0")[0] == 0
+
+
+def test_a_memo_without_citations_scores_na_and_fails_min_score(tmp_path: Path) -> None:
+    memo = tmp_path / "uncited.md"
+    memo.write_text("# Lumen memo\n\nRevenue doubled and the market is huge.\n")
+    corpus = ROOT / "fixtures" / "memos" / "corpus.json"
+    result = CliRunner().invoke(main, ["audit", "--offline", "--format", "json", str(memo), "--corpus", str(corpus),
+                                       "--min-score", "8"])
+    report = json.loads(result.stdout)
+    assert report["summary"]["citation_truth_score"] is None and report["summary"]["memos"] == {str(memo): None}
+    assert result.exit_code == 1 and "no citations to score" in result.stderr
+    empty = tmp_path / "empty.md"
+    empty.write_text("")
+    assert _audit(str(empty), "--min-score", "0")[0] == 1
+    assert _audit(str(empty))[0] == 0  # without --min-score nothing is wrong with an empty memo
+
+
+def test_na_is_said_in_text_and_html(tmp_path: Path) -> None:
+    memo = tmp_path / "uncited.md"
+    memo.write_text("# M\n\nNo sources here.\n")
+    text = CliRunner().invoke(main, ["audit", "--offline", "--format", "text", str(memo)])
+    assert "citation-truth score n/a (no citations)" in text.stdout
+    page = CliRunner().invoke(main, ["audit", "--offline", "--format", "html", str(memo)]).stdout
+    assert 'data-key="citation_truth_score">n/a</p>' in page and "Citation-truth score n/a: no citations" in page

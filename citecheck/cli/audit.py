@@ -89,11 +89,21 @@ def command(paths: tuple[str, ...], offline: bool, fmt: str, fail_on: str | None
     else:
         click.echo(payload, nl=False)
     code = exit_code(report.findings, config.fail_on, report.crashed)
-    score = report.summary.get("citation_truth_score")
-    if min_score is not None and code == 0 and isinstance(score, float) and score < min_score:
+    sys.exit(_score_gate(code, report.summary, min_score))
+
+
+def _score_gate(code: int, summary: dict[str, Any], min_score: float | None) -> int:
+    """Exit 1 when --min-score is set and the score is below it, or there is nothing to score."""
+    if min_score is None or code != 0:
+        return code
+    score = summary.get("citation_truth_score")
+    if score is None:
+        click.echo(f"citecheck: no citations to score (--min-score {min_score} needs at least one)", err=True)
+        return 1
+    if score < min_score:
         click.echo(f"citecheck: citation-truth score {score} is below --min-score {min_score}", err=True)
-        code = 1
-    sys.exit(code)
+        return 1
+    return code
 
 
 def _result_cache(config: Any, registry: Any, fmt: str, files: list[tuple[str, str]], corpus_path: str | None) -> Any:

@@ -42,7 +42,8 @@ def render_memo(memo: MemoView, registry: Any = None) -> str:
 
 def _meta(memo: MemoView) -> str:
     counts = Counter(c.verdict for c in memo.cites)
-    score = score_bar(memo.score, f"Citation-truth score of {memo.doc.path}") if memo.score is not None else ""
+    score = (score_bar(memo.score, f"Citation-truth score of {memo.doc.path}") if memo.score is not None
+             else '<span class="score na">Citation-truth score n/a: no citations</span>' if not memo.cites else "")
     found = sum(len(c.findings) for c in memo.cites) + sum(map(len, memo.line_findings.values()))
     found += len(memo.file_findings)
     facts = f"{len(memo.cites)} links and citations · {found} findings · {esc(memo.doc.format)}"

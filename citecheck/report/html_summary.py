@@ -40,6 +40,9 @@ def _totals(s: Mapping[str, Any]) -> str:
 
 def _score(s: Mapping[str, Any]) -> str:
     value = s.get("citation_truth_score")
+    if "citation_truth_score" in s and value is None:
+        return ('<div class="card"><h3>Citation-truth score</h3><p class="big" data-key="citation_truth_score">'
+                'n/a</p><p class="none">No citations to score: a memo without sources earns no score.</p></div>')
     if not isinstance(value, (int, float)):
         return ('<div class="card"><h3>Citation-truth score</h3><p class="none">Not computed for this run.</p></div>')
     fine = s.get("verdicts")
@@ -75,7 +78,7 @@ def _chart(view: ReportView) -> str:
 def _memos(view: ReportView) -> str:
     rows = []
     for m in view.memos:
-        score = score_bar(m.score, f"Score of {m.doc.path}") if m.score is not None else "—"
+        score = score_bar(m.score, f"Score of {m.doc.path}") if m.score is not None else "n/a"
         found = sum(len(c.findings) for c in m.cites) + sum(map(len, m.line_findings.values())) + len(m.file_findings)
         rows.append(f'<tr><th scope="row"><a href="#{m.anchor}">{esc(m.doc.path)}</a></th>'
                     f'<td{attrs(data_k=f"{m.score if m.score is not None else 99:06.2f}", data_memo_score=m.doc.path if m.score is not None else None)}>'

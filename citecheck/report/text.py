@@ -79,5 +79,6 @@ def summary_line(s: dict[str, Any]) -> str:
     if s.get("suppressed"):
         line += f"; {s['suppressed']} suppressed"
     if "citation_truth_score" in s:
-        line += f"; citation-truth score {s['citation_truth_score']}/10"
+        value = s["citation_truth_score"]
+        line += "; citation-truth score n/a (no citations)" if value is None else f"; citation-truth score {value}/10"
     return line + f" in {s.get('duration_s', 0)} s"
