@@ -307,10 +307,11 @@ def test_explicit_config_option(cwd: Path) -> None:
 
 
 def test_extends_strict_fails_on_warnings(cwd: Path) -> None:
-    write(cwd / "memo.md", '<!-- citecheck: disable=U001 -->\nhttps://example.com/x\n')  # E002 warning only
+    write(cwd / "memo.md", "https://example.com/x\n")
+    write(cwd / ".citecheck.yaml", "rules: {U001: {severity: warning}}\n")
     code, payload = audit_json("memo.md", *ONLY_U)
-    assert code == 0 and rules_of(payload) == ["E002"]
-    write(cwd / ".citecheck.yaml", "extends: strict\n")
+    assert code == 0 and rules_of(payload) == ["U001"]
+    write(cwd / ".citecheck.yaml", "extends: strict\nrules: {U001: {severity: warning}}\n")
     result = cli("audit", "memo.md", "--offline", *ONLY_U)
     assert result.exit_code == 1, result.output
     write(cwd / ".citecheck.yaml", "extends: lenient\n")
@@ -344,13 +345,14 @@ def test_unknown_rule_in_directive_is_e001(cwd: Path) -> None:
     assert "U999" in next(f["message"] for f in payload["findings"] if f["rule"] == "E001")
 
 
-def test_missing_reason_is_e002(cwd: Path) -> None:
+def test_missing_reason_is_an_e002_error_and_does_not_suppress(cwd: Path) -> None:
     code, payload = _suppress(cwd, "<!-- citecheck: disable=U001 -->")
+    assert code == 1 and payload["summary"]["suppressed"] == 0
     assert [(f["rule"], f["severity"], f["line"]) for f in payload["findings"]] == [
-        ("E002", "warning", 3), ("U001", "error", 6)]
+        ("E002", "error", 3), ("U001", "error", 4), ("U001", "error", 6)]
+    assert "does not suppress" in payload["findings"][0]["message"]
     code, payload = _suppress(cwd, "<!-- citecheck: disable=U001 -->", "--ignore", "U001")
-    assert code == 0 and rules_of(payload) == ["E002"]
-    assert _suppress(cwd, "<!-- citecheck: disable=U001 -->", "--ignore", "U001", "--fail-on", "warning")[0] == 1
+    assert code == 1 and rules_of(payload) == ["E002"]  # the directive is still wrong with the rule off
 
 
 def test_expired_until_is_e002_and_stops_suppressing(cwd: Path) -> None:

@@ -34,10 +34,12 @@ Passing example: `<!-- citecheck: disable=U001 reason="documentation of a placeh
     _never, origin="citecheck.engine")
 
 SUPPRESSION_REASON = RuleSpec(
-    "E002", "suppression-without-reason", "engine", Severity.WARNING,
+    "E002", "suppression-without-reason", "engine", Severity.ERROR,
     """An inline suppression lacks `reason="…"`, or its `until=YYYY-MM-DD` date has passed.
 
-A reviewer must be able to see why a finding was silenced, and a temporary silence must end.
+A reviewer must be able to see why a finding was silenced, and a temporary silence must end. Such
+a directive suppresses nothing: the finding it meant to hide is reported beside this error (a
+warning would be easy to miss: pre-commit hides the output of hooks that pass).
 
 Failing example: `<!-- citecheck: disable=U001 -->` or `… until=2020-01-01 -->`.
 Passing example: `<!-- citecheck: disable=U001 reason="quoted from the incident report" -->`.""",

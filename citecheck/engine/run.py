@@ -130,8 +130,10 @@ class Engine:
             if problem:
                 extra.append(self.meta("E001", d.location, problem, ",".join(d.rules)))
                 continue
-            if not d.reason:
-                extra.append(self.meta("E002", d.location, f"suppression of {','.join(d.rules)} has no reason=\"…\""))
+            if not d.reason:  # an unexplained silence silences nothing: the finding stays beside E002
+                extra.append(self.meta("E002", d.location, f"suppression of {','.join(d.rules)} has no reason=\"…\" "
+                                                           "and does not suppress"))
+                continue
             if d.until and _expired(d.until, today):
                 extra.append(self.meta("E002", d.location, f"suppression of {','.join(d.rules)} expired on {d.until}"))
                 continue
