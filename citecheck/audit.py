@@ -13,7 +13,7 @@ from citecheck.engine.registry import Registry, build_registry
 from citecheck.engine.run import Engine, Memo
 from citecheck.engine.select import resolve
 from citecheck.extract import Inputs, collect
-from citecheck.models import Corpus, Finding, Link, Page
+from citecheck.models import Corpus, Finding, Link, Location, Page
 
 CITEABLE_SCHEMES = ("http://", "https://")
 
@@ -159,6 +159,8 @@ def judge(inputs: Inputs, config: Config, registry: Registry, *, pages: Mapping[
         suppressed += hidden
     for corp in inputs.corpora:
         findings += engine.check_corpus(corp)
+    for problem in inputs.problems:
+        findings.append(engine.meta(problem.rule, Location(problem.path, 1, 1), problem.message))
     findings = dedupe_findings(sorted(findings, key=finding_order))
     from citecheck.score import summarize
 

@@ -16,6 +16,7 @@ from typing import Any
 from citecheck.audit import CITEABLE_SCHEMES
 from citecheck.engine.run import Engine
 from citecheck.extract import DEFAULT_INCLUDE, collect
+from citecheck.extract.walk import GENERATED_MARK, refuse_unreadable
 from citecheck.models import Finding, Link, LinkKind, Location, Page
 from citecheck.score import VERDICTS
 from citecheck.urls import dedupe_key
@@ -61,6 +62,7 @@ def gather(runs: Iterable[str], include: Iterable[str] = DEFAULT_INCLUDE, exclud
     entries: dict[str, Entry] = {}
     for run in runs:
         inputs = collect([run], tuple(include), tuple(exclude), max_bytes)
+        refuse_unreadable(inputs.problems)
         links: list[Link] = [link for doc in inputs.documents for link in doc.links if not link.in_code]
         for corpus in inputs.corpora:
             links += [Link(s.url, Location(corpus.path, s.line, 1), LinkKind.CORPUS, s.title) for s in corpus.sources]
@@ -88,6 +90,9 @@ def ranked(entries: dict[str, Entry]) -> list[Entry]:
     return sorted(entries.values(), key=lambda e: (-e.occurrences, -len(e.runs), e.url))
 
 
+GENERATED_COMMENT = f'<meta {GENERATED_MARK}"> (a walk of this folder skips this file)'
+
+
 def markdown_report(entries: list[Entry]) -> str:
     rows = ["| # | occurrences | runs | verdict | status | URL | title |", "| --- | --- | --- | --- | --- | --- | --- |"]
     for n, e in enumerate(entries, start=1):
@@ -97,7 +102,7 @@ def markdown_report(entries: list[Entry]) -> str:
     counts: dict[str, int] = {}
     for e in entries:
         counts[e.verdict] = counts.get(e.verdict, 0) + 1
-    head = f"# Curated URLs\n\n{len(entries)} distinct URL(s): " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
+    head = f"<!-- {GENERATED_COMMENT} -->\n# Curated URLs\n\n{len(entries)} distinct URL(s): " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
     return head + "\n\n" + "\n".join(rows) + "\n"
 
 

@@ -28,6 +28,7 @@ from citecheck.report.gate import exit_code
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report here (atomically) instead of stdout.")
 @click.option("--include", multiple=True, help="Glob of files to take from directories (repeatable).")
 @click.option("--exclude", multiple=True, help="Glob of files or folders to skip (repeatable).")
+@click.option("--no-ignore", is_flag=True, help="Also audit files that .gitignore (and git's other exclude files) ignore.")
 @click.option("--archive-check", is_flag=True, help="Ask the Wayback Machine about dead URLs (M010 likely-fabricated, M011 rotted).")
 @click.option("--baseline", "baseline_path", type=click.Path(dir_okay=False), help="Report only findings not in this baseline (see `citecheck baseline`).")
 @click.option("--min-score", type=click.FloatRange(0, 10), help="Fail (exit 1) when the citation-truth score is below this (0-10).")
@@ -36,7 +37,8 @@ from citecheck.report.gate import exit_code
 @config_options
 @fetch_options
 def command(paths: tuple[str, ...], offline: bool, fmt: str, fail_on: str | None, corpus_path: str | None,
-            output: str | None, include: tuple[str, ...], exclude: tuple[str, ...], archive_check: bool, baseline_path: str | None,
+            output: str | None, include: tuple[str, ...], exclude: tuple[str, ...], no_ignore: bool, archive_check: bool,
+            baseline_path: str | None,
             min_score: float | None, report_suppressions: bool,
             verbose: bool, config_path: str | None, select: tuple[str, ...], ignore: tuple[str, ...],
             rule_dirs: tuple[str, ...], **fetch: Any) -> None:
@@ -56,14 +58,17 @@ def command(paths: tuple[str, ...], offline: bool, fmt: str, fail_on: str | None
         raise click.UsageError(f"format {fmt!r} is not available in this build")
     registry = build_registry(config.packs)
     corpus = load_corpus(corpus_path, config.max_file_size) if corpus_path else None
-    files = read_inputs(paths, config.include or DEFAULT_INCLUDE, config.exclude, config.max_file_size)
-    results = None if offline or archive_check else _result_cache(config, registry, fmt, files, corpus_path)
+    read = read_inputs(paths, config.include or DEFAULT_INCLUDE, config.exclude, config.max_file_size,
+                       respect_ignore=not no_ignore)
+    files = read.files
+    uncached = offline or archive_check or bool(read.problems)
+    results = None if uncached else _result_cache(config, registry, fmt, files, corpus_path)
     report: Any = results.lookup() if results is not None else None
     if report is not None and verbose:
         click.echo(f"citecheck: inputs, configuration and the {report.summary.get('fetched', 0)} cited pages are "
                    "unchanged since a stored audit: its results are reused (--no-cache audits afresh)", err=True)
     if report is None:
-        inputs = build_inputs(files)
+        inputs = build_inputs(files, read.problems)
         if offline:
             report = judge(inputs, config, registry, corpus=corpus)
         else:

@@ -11,6 +11,7 @@ from citecheck.baseline import write_baseline
 from citecheck.cli.options import build_config, config_options, fetch_options
 from citecheck.engine.registry import build_registry
 from citecheck.extract import DEFAULT_INCLUDE, collect, load_corpus
+from citecheck.extract.walk import refuse_unreadable
 
 
 @click.command()
@@ -27,6 +28,7 @@ def command(paths: tuple[str, ...], output: str, offline: bool, corpus_path: str
     registry = build_registry(config.packs)
     corpus = load_corpus(corpus_path, config.max_file_size) if corpus_path else None
     inputs = collect(paths, config.include or DEFAULT_INCLUDE, config.exclude, config.max_file_size)
+    refuse_unreadable(inputs.problems)
     report = aio.run(audit_inputs(inputs, config, registry, online=not offline, corpus=corpus))
     count = write_baseline(output, report.findings, {d.path: d.text for d in inputs.documents})
     click.echo(f"wrote {count} finding(s) to {output}", err=True)

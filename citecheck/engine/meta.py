@@ -45,4 +45,25 @@ Failing example: `<!-- citecheck: disable=U001 -->` or `… until=2020-01-01 -->
 Passing example: `<!-- citecheck: disable=U001 reason="quoted from the incident report" -->`.""",
     _never, origin="citecheck.engine")
 
-META_RULES = (INTERNAL_ERROR, INVALID_DIRECTIVE, SUPPRESSION_REASON)
+UNREADABLE_INPUT = RuleSpec(
+    "E003", "unreadable-input", "engine", Severity.ERROR,
+    """A file found in a walked directory could not be audited; the others were, and the run exits 2.
+
+One stray binary or unreadable file must not hide the findings of every other memo, nor pass
+silently: the file is named with the reason (cannot read, binary, invalid UTF-8, above
+`max-file-size`, a dangling symlink). A file named on the command line is still a one-line error.
+
+Failing example: `citecheck audit memos/` where `memos/scan.md` is a PDF saved under a `.md` name.
+Passing example: every file under `memos/` is a readable UTF-8 memo.""", _never, origin="citecheck.engine")
+
+SPECIAL_FILE = RuleSpec(
+    "E004", "special-file", "engine", Severity.WARNING,
+    """A FIFO, device or socket matched the walk's globs and was skipped.
+
+Opening a FIFO waits for a writer that may never come, and a device has no end: a directory walk
+skips them (a path named on the command line, such as `<(cmd)`, is read as asked).
+
+Failing example: `mkfifo memos/live.md; citecheck audit memos/`.
+Passing example: `memos/` holds regular files only.""", _never, origin="citecheck.engine")
+
+META_RULES = (INTERNAL_ERROR, INVALID_DIRECTIVE, SUPPRESSION_REASON, UNREADABLE_INPUT, SPECIAL_FILE)

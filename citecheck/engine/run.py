@@ -58,7 +58,7 @@ class Engine:
 
     def meta(self, rule_id: str, loc: Location, message: str, evidence: str = "") -> Finding:
         rule = self._meta.get(rule_id)
-        severity = rule.severity if rule else Severity.ERROR
+        severity = rule.severity if rule else _default_severity(rule_id)
         name = rule.spec.name if rule else rule_id
         return Finding(loc.path, loc.line, loc.column, rule_id, name, severity, message, "", evidence)
 
@@ -144,6 +144,14 @@ class Engine:
             else:
                 kept.append(f)
         return kept + extra, suppressed
+
+
+def _default_severity(rule_id: str) -> Severity:
+    """An engine rule left out by --select/--ignore still reports (it is about citecheck's input),
+    at its declared severity."""
+    from citecheck.engine.meta import META_RULES
+
+    return next((r.severity for r in META_RULES if r.id == rule_id), Severity.ERROR)
 
 
 def _directive_problem(d: Directive, specs: list[Any]) -> str:

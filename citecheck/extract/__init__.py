@@ -1,10 +1,8 @@
 """Turn paths into subjects: memos (Markdown, HTML, text) become Documents, corpora become Corpora."""
 from __future__ import annotations
 
-import fnmatch
 import json
 import os
-import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,6 +11,7 @@ from citecheck.errors import InputError
 from citecheck.extract.corpus import load_corpus_text
 from citecheck.extract.markdown import extract_markdown
 from citecheck.extract.text import extract_text
+from citecheck.extract.walk import DEFAULT_EXCLUDE, InputFiles, Problem, gather
 from citecheck.models import Corpus, Document
 
 MARKDOWN_EXT = {".md", ".markdown", ".mdown", ".mkd", ".mdx", ".qmd", ".rmd"}
@@ -21,7 +20,6 @@ TEXT_EXT = {".txt", ".text", ".rst"}
 JSON_EXT = {".json"}
 DEFAULT_INCLUDE = ("*.md", "*.markdown", "*.mdx", "*.qmd", "*.html", "*.htm", "*.txt", "*sourced_corpus*.json",
                    "*corpus*.json")
-DEFAULT_EXCLUDE = (".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", "site-packages")
 DEFAULT_MAX_BYTES = 20 * 1024 * 1024
 
 
@@ -29,61 +27,30 @@ DEFAULT_MAX_BYTES = 20 * 1024 * 1024
 class Inputs:
     documents: list[Document] = field(default_factory=list)
     corpora: list[Corpus] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)  # walked entries that could not be audited
 
 
 def collect(paths: Iterable[str], include: Iterable[str] = DEFAULT_INCLUDE, exclude: Iterable[str] = (),
-            max_bytes: int = DEFAULT_MAX_BYTES) -> Inputs:
+            max_bytes: int = DEFAULT_MAX_BYTES, respect_ignore: bool = True) -> Inputs:
     """Read every path (files, directories recursively, `-` for stdin) into subjects."""
-    return build_inputs(read_inputs(paths, include, exclude, max_bytes))
+    read = read_inputs(paths, include, exclude, max_bytes, respect_ignore)
+    return build_inputs(read.files, read.problems)
 
 
 def read_inputs(paths: Iterable[str], include: Iterable[str] = DEFAULT_INCLUDE, exclude: Iterable[str] = (),
-                max_bytes: int = DEFAULT_MAX_BYTES) -> list[tuple[str, str]]:
-    """(path, text) of every input file, in order, before any extraction."""
-    files: list[tuple[str, str]] = []
-    include, exclude = tuple(include), tuple(exclude) + DEFAULT_EXCLUDE
-    for raw in paths:
-        if raw == "-":
-            files.append(("<stdin>", _decode("<stdin>", sys.stdin.buffer.read(max_bytes + 1), max_bytes)))
-            continue
-        path = Path(raw)
-        if path.is_dir():
-            found = sorted(_walk(path, include, exclude))
-            if not found:
-                raise InputError(f"{raw}: no memos or corpora found (include: {', '.join(include)})")
-            files += [(str(file), read_text(str(file), max_bytes)) for file in found]
-        elif path.exists():
-            files.append((raw, read_text(raw, max_bytes)))
-        else:
-            raise InputError(f"{raw}: no such file or directory")
-    return files
+                max_bytes: int = DEFAULT_MAX_BYTES, respect_ignore: bool = True) -> InputFiles:
+    """(path, text) of every input file, in order, before any extraction, and the walked entries
+    that could not be read (see `citecheck.extract.walk`)."""
+    return gather(paths, tuple(include), tuple(exclude), max_bytes, read_text,
+                  lambda data: _decode("<stdin>", data, max_bytes), respect_ignore)
 
 
-def build_inputs(files: Iterable[tuple[str, str]]) -> Inputs:
+def build_inputs(files: Iterable[tuple[str, str]], problems: Iterable[Problem] = ()) -> Inputs:
     """Extract the subjects of files read by `read_inputs`."""
-    inputs = Inputs()
+    inputs = Inputs(problems=list(problems))
     for path, text in files:
         _add(inputs, path, text)
     return inputs
-
-
-def _walk(root: Path, include: tuple[str, ...], exclude: tuple[str, ...]) -> Iterable[Path]:
-    """Files under `root` matching an include glob and no exclude glob (symlinked folders not followed).
-
-    A glob matches a file's name, its path relative to `root`, or its path as given.
-    """
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if not _matches(root, os.path.join(dirpath, d), exclude))
-        for name in sorted(filenames):
-            full = os.path.join(dirpath, name)
-            if not _matches(root, full, exclude) and _matches(root, full, include):
-                yield Path(full)
-
-
-def _matches(root: Path, full: str, patterns: tuple[str, ...]) -> bool:
-    name, relative = os.path.basename(full), os.path.relpath(full, root).replace(os.sep, "/")
-    return any(fnmatch.fnmatch(name, pat) or fnmatch.fnmatch(relative, pat) or fnmatch.fnmatch(full, pat)
-               for pat in patterns)
 
 
 def read_text(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
@@ -171,4 +138,4 @@ def load_corpus(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> Corpus:
     return load_corpus_text(path, read_text(path, max_bytes))
 
 
-__all__ = ["Inputs", "build_inputs", "collect", "extract_document", "json", "load_corpus", "read_inputs", "read_text"]
+__all__ = ["DEFAULT_EXCLUDE", "InputFiles", "Inputs", "Problem", "build_inputs", "collect", "extract_document", "json", "load_corpus", "read_inputs", "read_text"]

@@ -1,4 +1,5 @@
-"""The exit-code gate: 0 clean, 1 findings at or above --fail-on, 2 internal error."""
+"""The exit-code gate: 0 clean, 1 findings at or above --fail-on, 2 internal error or an input that
+could not be audited (E003)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -7,7 +8,8 @@ from citecheck.models import Finding, Severity
 
 
 def exit_code(findings: Iterable[Finding], fail_on: str = "error", crashed: bool = False) -> int:
-    if crashed:
+    findings = list(findings)
+    if crashed or any(f.rule == "E003" for f in findings):
         return 2
     threshold = Severity(fail_on).rank
     return 1 if any(f.severity.rank >= threshold for f in findings) else 0
