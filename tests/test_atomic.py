@@ -120,9 +120,9 @@ def test_cli_report_is_0644_under_umask_022(tmp_path: Path, umask_022: object) -
     memo.write_text("# M\n\nSee [x](https://example.com/a).\n")
     for fmt, name in (("html", "r.html"), ("sarif", "r.sarif"), ("json", "r.json")):
         proc = subprocess.run([sys.executable, "-m", "citecheck", "audit", "--offline", str(memo), "--format", fmt,
-                               "-o", str(tmp_path / name)], capture_output=True, text=True)
+                               "-o", str(tmp_path / name)], capture_output=True, text=True, check=False)
         assert proc.returncode == 1, proc.stderr
         assert stat.S_IMODE(os.stat(tmp_path / name).st_mode) == 0o644
     proc = subprocess.run([sys.executable, "-m", "citecheck", "audit", "--offline", str(memo), "--format", "json",
-                           "-o", "/dev/null"], capture_output=True, text=True)
+                           "-o", "/dev/null"], capture_output=True, text=True, check=False)
     assert proc.returncode == 1 and stat.S_ISCHR(os.stat("/dev/null").st_mode)

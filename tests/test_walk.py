@@ -15,7 +15,7 @@ BAD = "# Memo\n\nSee [report](https://example.com/report).\n"
 
 def _audit(cwd: Path, *args: str) -> tuple[int, dict, str]:
     proc = subprocess.run([sys.executable, "-m", "citecheck", "audit", "--offline", "--format", "json",
-                           "--select", "U001,E", *args], cwd=cwd, capture_output=True, text=True, timeout=60,
+                           "--select", "U001,E", *args], cwd=cwd, capture_output=True, text=True, timeout=60, check=False,
                           env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)})
     return proc.returncode, json.loads(proc.stdout) if proc.stdout else {}, proc.stderr
 
@@ -59,7 +59,7 @@ def test_outside_a_git_work_tree_nothing_is_ignored(tmp_path: Path) -> None:
 
 def test_own_html_report_is_skipped(tmp_path: Path) -> None:
     (tmp_path / "memo.md").write_text(BAD)
-    code, _, err = _audit(tmp_path, "memo.md", "--format", "html", "-o", "report.html")
+    code, _, _ = _audit(tmp_path, "memo.md", "--format", "html", "-o", "report.html")
     assert code == 1 and "generator" in (tmp_path / "report.html").read_text()[:2048]
     (tmp_path / "other.html").write_text('<html><body><a href="https://example.org/x">x</a></body></html>')
     code, payload, _ = _audit(tmp_path, ".")
@@ -119,6 +119,6 @@ def test_commands_without_per_file_findings_refuse_an_unreadable_entry(tmp_path:
     (tmp_path / "memos" / "a.md").write_text(BAD)
     (tmp_path / "memos" / "b.md").write_bytes(b"\x00\x00")
     proc = subprocess.run([sys.executable, "-m", "citecheck", command, "memos", "--offline", "-o", "out.json"],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=60,
+                          cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False,
                           env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)})
     assert proc.returncode == 2 and "b.md" in proc.stderr and "Traceback" not in proc.stderr

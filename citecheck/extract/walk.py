@@ -153,7 +153,7 @@ def git_ignored(root: Path, files: list[Path]) -> set[Path]:
         return set()
     relative = [os.path.relpath(p, root) for p in files]
     try:
-        proc = subprocess.run([git, "-C", str(root), "check-ignore", "-z", "--stdin"], capture_output=True,
+        proc = subprocess.run([git, "-C", str(root), "check-ignore", "-z", "--stdin"], capture_output=True, check=False,
                               input="\0".join([".", *relative]).encode("utf-8", "surrogateescape"), timeout=120,
                               env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"})
     except (OSError, subprocess.SubprocessError):
