@@ -9,7 +9,6 @@ document: no per-element ancestor climbs).
 """
 from __future__ import annotations
 
-import codecs
 import hashlib
 import itertools
 import json
@@ -19,6 +18,7 @@ from dataclasses import dataclass, field
 from ahocorasick_rs import BytesAhoCorasick, Implementation
 from lxml import etree
 
+from citecheck.fetch.decode import decode
 from citecheck.support.text import collapse_spaces
 
 TITLE_MAX = 500
@@ -54,8 +54,6 @@ _LATE = {(has_title, has_link): _finder("<meta", "ld+json", *(() if has_title el
          for has_title in (False, True) for has_link in (False, True)}
 
 HTML_TYPES = ("text/html", "application/xhtml+xml")
-_CHARSET_RE = re.compile(rb"""<meta[^>]+charset=["']?([\w.:-]+)""", re.IGNORECASE)
-_CT_CHARSET_RE = re.compile(r"charset=[\"']?([\w.:-]+)", re.IGNORECASE)
 _DROP = ("script", "style", "noscript", "template", "svg", "head", "iframe", "object")
 _DROP_SET = frozenset(_DROP)
 # collect_ids=False: no id→element table (nothing here looks elements up by id; ~6 % of a parse)
@@ -81,26 +79,6 @@ def is_html(content_type: str, body: bytes) -> bool:
         head = body[:512].lstrip().lower()
         return head.startswith((b"<!doctype html", b"<html", b"<head", b"<title"))
     return False
-
-
-def decode(body: bytes, content_type: str) -> str:
-    """Decode with the declared charset, then a meta charset, then UTF-8; never raise."""
-    candidates = []
-    m = _CT_CHARSET_RE.search(content_type or "")
-    if m:
-        candidates.append(m.group(1))
-    meta = _CHARSET_RE.search(body[:4096])
-    if meta:
-        candidates.append(meta.group(1).decode("ascii", "ignore"))
-    candidates.append("utf-8")
-    for name in candidates:
-        try:
-            if not codecs.lookup(name)._is_text_encoding:  # type: ignore[attr-defined]
-                continue
-            return body.decode(name)
-        except (LookupError, UnicodeError, ValueError):
-            continue
-    return body.decode("utf-8", errors="replace")
 
 
 def parse_body(body: bytes, content_type: str = "text/html") -> BodyFacts:
