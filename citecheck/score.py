@@ -41,7 +41,7 @@ def _worst(rules: Iterable[Finding]) -> tuple[float, float, str]:
     best: tuple[float, float, str] = (1, 1.0, "ok")
     for f in rules:
         verdict = VERDICTS.get(f.rule)
-        if f.rule == "H002" and f.severity.value != "error":
+        if f.rule in ("H002", "H003") and f.severity.value != "error":  # H003: the same page for any path
             verdict = (1, 0.5, "unverifiable")
         if verdict and (verdict[1] < best[1] or (verdict[1] == best[1] and verdict[0] > best[0])):
             best = verdict

@@ -34,7 +34,7 @@ ALLOWED_IMPORTS = {"__future__", "re", "typing", "collections.abc", "urllib.pars
                    "rapidfuzz", "lxml", "citecheck.models", "citecheck.urls", "citecheck.checks._page",
                    "citecheck.checks._match", "citecheck.checks._prepared", "citecheck.checks.bot_challenge",
                    "citecheck.checks._literals", "ahocorasick_rs", "citecheck.support.text",
-                   "citecheck.engine.run"}
+                   "citecheck.engine.run", "citecheck.support.shape"}
 REGISTRY = build_registry()
 
 

@@ -13,6 +13,13 @@ strong one, listing the evidence:
 - weak: a not-found phrase buried in a long page; a redirect up to a section (`/video/view/x` →
   `/video/`); a text similar to the random sibling; URL slug words absent from title and text.
 
+A site that answers the *same page* for any path (the cited page and the random sibling fingerprint
+alike once nonces, tokens, numbers and the echoed path are taken out, and their visible texts are
+equal) proves nothing either way about the cited path. With little visible text it is a
+client-rendered shell: the link is reported as **unverifiable** ("the site answers the same page
+for any path", a warning), never as live; with substantive text the sibling's identical text is a
+strong soft-404 signal.
+
 Titles and phrases (English, Spanish, French, German, Portuguese, Indonesian, Chinese, Japanese
 and more) live in the `soft404` pack. PDFs and other non-HTML answers are never soft 404s.
 
@@ -44,6 +51,7 @@ from citecheck.checks._page import (
     path_segments,
 )
 from citecheck.models import Hit, Page
+from citecheck.support.shape import markup_shape, normalised
 from citecheck.urls import registrable_domain
 
 if TYPE_CHECKING:
@@ -58,7 +66,7 @@ WEIGHTS = {"title": 2, "redirect-root": 2, "redirect-sink": 2, "canonical-root":
            "phrase-short-page": 2, "phrase": 1, "redirect-section": 1, "sibling-similar": 1, "slug-absent": 1}
 DEFAULTS: dict[str, Any] = {"min_score": 2, "weights": WEIGHTS, "short_text": 1500, "sibling_same": 97,
                             "sibling_similar": 85, "sibling_min_text": 100, "slug_overlap": 0.2,
-                            "slug_text_overlap": 0.4,
+                            "slug_text_overlap": 0.4, "shell_text": 300,
                             "extra_titles": [], "extra_phrases": [], "extra_sink_paths": []}
 OPTIONS = {"min_score": "report when the signal weights add up to this (strong = 2, weak = 1)",
            "weights": "weight of each signal by name", "short_text": "a phrase on a page this short is strong",
@@ -67,6 +75,8 @@ OPTIONS = {"min_score": "report when the signal weights add up to this (strong =
            "sibling_min_text": "both texts need this many characters for the sibling comparison",
            "slug_overlap": "URL slug words count as absent below this share of them in the title",
            "slug_text_overlap": "share of slug words the visible text may hold for the slug to count as absent",
+           "shell_text": "a page the random sibling matches exactly is a client-rendered shell (unverifiable) "
+                         "up to this many characters of visible text, a soft 404 above",
            "extra_titles": "more not-found title regexes", "extra_phrases": "more not-found phrase regexes",
            "extra_sink_paths": "more paths that dead links get redirected to"}
 Signal = tuple[str, str]  # (name, evidence)
@@ -120,6 +130,16 @@ def _canonical_signal(page: Page) -> list[Signal]:
     return []
 
 
+def same_page(page: Page) -> bool:
+    """The random non-existent sibling answered 200 with this very page: the same visible text
+    and the same markup fingerprint (see `support.shape`; a long shared <head> alone is not enough)."""
+    if page.sibling_status != 200 or not page.sibling_shape or not is_deep(page.url):
+        return False
+    if normalised(page.text_sample or "") != normalised(page.sibling_text or ""):
+        return False
+    return markup_shape(page.html_sample, page.final_url or page.url) == page.sibling_shape
+
+
 def sibling_signals(page: Page, options: Mapping[str, Any]) -> list[Signal]:
     sibling, text = page.sibling_text or "", page.text_sample or ""
     least = int(options.get("sibling_min_text", 100))
@@ -154,6 +174,12 @@ def signals(page: Page, options: Mapping[str, Any]) -> list[Signal]:
             *slug_signals(page, options)]
 
 
+def is_shell(page: Page, options: Mapping[str, Any]) -> bool:
+    """A client-rendered shell the site serves for any path: the link cannot be verified."""
+    return answered(page) and is_html(page) and len(page.text_sample or "") <= int(options.get("shell_text", 300)) \
+        and same_page(page)
+
+
 def check(fetched: Fetched, options: Mapping[str, Any]) -> Iterator[Hit]:
     found = signals(fetched.page, options)
     weights = {**WEIGHTS, **options.get("weights", {})}
@@ -162,3 +188,8 @@ def check(fetched: Fetched, options: Mapping[str, Any]) -> Iterator[Hit]:
         names = ", ".join(name for name, _ in found)
         yield emit(fetched, f"soft 404: the page answers 200 but looks dead ({names})",
                    "; ".join(text for _, text in found))
+    elif is_shell(fetched.page, options):  # no evidence of death, and none of life either
+        chars = len(fetched.page.text_sample or "")
+        yield emit(fetched, "unverifiable: the site answers the same page for any path (client-rendered)",
+                   f"a random non-existent path answered 200 with the identical page; {chars} characters of "
+                   "visible text", severity="warning")

@@ -105,7 +105,7 @@ class Fetcher:
             raw, found = None, NOT_PROBED
         # One copy of the page with everything known only now.
         page = evolve(page, elapsed_ms=round((time.perf_counter() - started) * 1000, 1),
-                       sibling_status=found[0], sibling_text=found[1])
+                       sibling_status=found[0], sibling_text=found[1], sibling_shape=found[3])
         return FetchResult(page, body if keep_body else None, raw)
 
     async def _walk(self, url: str, fetched_at: str, urgent: bool = False) -> tuple[Page, bytes]:

@@ -2,7 +2,9 @@
 
 For each host where some page answered 200 with HTML, fetch once per run a path that cannot
 exist beside it (`/<dir of that page>/citecheck-probe-<random>`). A site that answers that with
-200 and the same text as the cited page serves soft-404s; one that answers 404 does not.
+200 and the same text as the cited page serves soft-404s; one that answers 404 does not. The
+probe's markup fingerprint (`support.shape.markup_shape`: nonces, tokens, numbers and the echoed
+path taken out) tells a site that answers the very same page for any path, a client-rendered shell.
 """
 from __future__ import annotations
 
@@ -12,12 +14,16 @@ import string
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from citecheck.fetch.decode import decode
 from citecheck.fetch.facts import is_html_page
+from citecheck.fetch.parse import HTML_MAX
 from citecheck.models import Page
+from citecheck.support.shape import markup_shape
 
 Sibling = tuple[str, bytes, str]  # (probe URL, unparsed body, content type)
-Probed = tuple[int | None, str | None, Sibling | None]  # (sibling_status, sibling_text, unparsed sibling)
-NOT_PROBED: Probed = (None, None, None)
+# (sibling_status, sibling_text, unparsed sibling, sibling_shape)
+Probed = tuple[int | None, str | None, Sibling | None, str]
+NOT_PROBED: Probed = (None, None, None, "")
 
 PREFIX = "citecheck-probe-"
 
@@ -67,10 +73,13 @@ class Siblings:
         result = await self.fetcher.fetch_fresh(probe_url(url), probe=False, urgent=True)
         page = result.page
         if page.status is None:
-            return None, None, None
+            return NOT_PROBED
+        final = page.final_url or page.url
         if result.raw is not None:  # parsed later, once per host (the probe URL names it)
-            return page.status, None, (page.url, result.raw.body, result.raw.content_type)
-        return page.status, page.text_sample, None
+            # the markup sample as parse_body cuts it, fingerprinted here: one decode per host
+            sample = decode(result.raw.body, result.raw.content_type)[:HTML_MAX]
+            return page.status, None, (page.url, result.raw.body, result.raw.content_type), markup_shape(sample, final)
+        return page.status, page.text_sample, None, markup_shape(page.html_sample, final)
 
     async def close(self) -> None:
         for task in self._tasks.values():

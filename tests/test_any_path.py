@@ -1,0 +1,99 @@
+"""Sites that answer the same page for any path, against real servers on 127.0.0.1: a client-rendered
+shell (per-request nonce, echoed path, timestamp) is unverifiable, never live; the same shell on a
+site that answers 404 for unknown paths is live; substantive identical text stays a soft 404."""
+from __future__ import annotations
+
+import secrets
+import time
+from typing import Any
+
+import pytest
+from aiohttp import web
+
+from citecheck.config import FetchConfig
+from citecheck.engine.registry import build_registry
+from citecheck.engine.run import Fetched
+from citecheck.fetch import Fetcher
+from citecheck.fetch.facts import complete
+from citecheck.models import Link, Location, Page
+from citecheck.score import _worst
+from citecheck.support.shape import markup_shape, normalised
+
+CFG = FetchConfig(allow=("127.0.0.1",), use_cache=False, timeout=3.0, connect_timeout=1.0, read_timeout=1.0,
+                  retries=0, backoff=0.01)
+REGISTRY = build_registry()
+SPEC = REGISTRY.get("H003")
+assert SPEC is not None
+OPTIONS = {**SPEC.defaults, "pack": REGISTRY.packs.data.get(SPEC.pack, {})}
+LONG_TEXT = "A long home page with many stories about the city, the region and the world. " * 20
+
+
+def shell(request: web.Request, body: str = "<div id=\"root\"></div><noscript>Enable JavaScript.</noscript>") -> str:
+    nonce = secrets.token_urlsafe(16)
+    return (f'<!doctype html><html><head><title>Acme App</title><meta name="csrf-token" content="{secrets.token_hex(20)}">'
+            f'<link rel="canonical" href="https://acme.test{request.path}">'
+            f'<script nonce="{nonce}">window.__BOOT__={{"path":"{request.path}","t":{time.time_ns()}}}</script>'
+            f'</head><body>{body}<script nonce="{nonce}" src="/static/main.js"></script></body></html>')
+
+
+def app(any_path: bool, body: str | None = None) -> web.Application:
+    async def handle(request: web.Request) -> web.Response:
+        if any_path or request.path == "/reports/2024/annual-review":
+            return web.Response(text=shell(request, *([body] if body else [])), content_type="text/html")
+        return web.Response(status=404, text="<title>Not found</title><p>Not found</p>", content_type="text/html")
+
+    application = web.Application()
+    application.router.add_get("/{tail:.*}", handle)
+    return application
+
+
+async def judge(aiohttp_server: Any, application: web.Application, defer: bool = False) -> list[Any]:
+    server = await aiohttp_server(application)
+    url = f"http://127.0.0.1:{server.port}/reports/2024/annual-review"
+    async with Fetcher(CFG, defer_parse=defer) as fetcher:
+        result = await fetcher.fetch_fresh(url)
+    page: Page = result.page
+    if defer:
+        assert result.raw is not None
+        page = complete(page, result.raw)
+    return list(SPEC.check(Fetched(Link(url, Location("memo.md", 1, 1)), page), OPTIONS))
+
+
+@pytest.mark.parametrize("defer", [False, True])
+async def test_shell_for_any_path_is_unverifiable(aiohttp_server: Any, defer: bool) -> None:
+    hits = await judge(aiohttp_server, app(any_path=True), defer)
+    assert len(hits) == 1 and hits[0].message.startswith("unverifiable: the site answers the same page for any path")
+    assert hits[0].severity is not None and hits[0].severity.value == "warning"
+
+
+async def test_shell_on_a_site_with_real_404s_is_live(aiohttp_server: Any) -> None:
+    assert await judge(aiohttp_server, app(any_path=False)) == []
+
+
+async def test_same_substantive_page_for_any_path_stays_a_soft_404(aiohttp_server: Any) -> None:
+    hits = await judge(aiohttp_server, app(any_path=True, body=f"<main><p>{LONG_TEXT}</p></main>"))
+    assert len(hits) == 1 and hits[0].message.startswith("soft 404") and "sibling-same" in hits[0].message
+    assert hits[0].severity is None  # the rule's own severity: error
+
+
+def test_shape_ignores_nonces_tokens_numbers_and_the_echoed_path() -> None:
+    class Request:
+        def __init__(self, path: str) -> None:
+            self.path = path
+
+    one = shell(Request("/reports/2024/annual-review"))  # type: ignore[arg-type]
+    two = shell(Request("/reports/2024/citecheck-probe-qwertyuiopasdfgh"))  # type: ignore[arg-type]
+    assert one != two
+    assert markup_shape(one, "https://acme.test/reports/2024/annual-review") == \
+        markup_shape(two, "https://acme.test/reports/2024/citecheck-probe-qwertyuiopasdfgh")
+    assert markup_shape(one.replace("Acme App", "Annual review 2024"), "https://acme.test/reports/2024/annual-review") \
+        != markup_shape(two, "https://acme.test/reports/2024/citecheck-probe-qwertyuiopasdfgh")
+    assert markup_shape("  ") == "" and normalised("Updated 12:04, 3 May 2024") == "Updated 0:0, 0 May 0"
+
+
+def test_shell_verdict_scores_as_unverifiable_not_dead() -> None:
+    from citecheck.models import Finding, Severity
+
+    shell_finding = Finding("m.md", 1, 1, "H003", "soft-404", Severity.WARNING, "unverifiable: …")
+    dead_finding = Finding("m.md", 1, 1, "H003", "soft-404", Severity.ERROR, "soft 404: …")
+    assert _worst([shell_finding])[2] == "unverifiable" and _worst([dead_finding])[2] == "soft-404"
