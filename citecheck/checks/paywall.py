@@ -1,12 +1,24 @@
-"""The page is behind a paywall: the reader (and citecheck) sees a teaser, not the cited text.
+"""The page is behind a paywall: a reader of the memo meets a wall before the cited text.
 
-A paywalled source may be real and still unusable as evidence, since nobody can check the quote
-from the teaser. The rule needs text on the page that says the reader is cut off: a truncation
-notice ("Il vous reste 57% de cet article à lire", "You've reached your free article limit",
-"Jetzt weiterlesen mit BZ+", "この記事は会員限定です" …), or JSON-LD `isAccessibleForFree: false`
-together with a premium label or subscriber prompt on the page. The JSON-LD flag alone is not
-enough: free articles carry it (a real trap), and so is paywall markup that sits unused on free
-pages. Phrases in several languages live in the `paywall` pack.
+A paywalled source may be real and still weak evidence. The rule tells three kinds of wall apart,
+because they call for different verdicts:
+
+- `hard`: only a teaser is served, the rest is for subscribers ("Il vous reste 57% de cet article à
+  lire", "Subscribe to continue reading", "この記事は有料会員限定です"), or JSON-LD
+  `isAccessibleForFree: false` next to a subscriber prompt or premium label. Nobody can check the
+  quote from the teaser: a warning in `audit`, an error (rejected) in `harvest`.
+- `metered`: the text is in the page, but readers get a few free articles ("You've reached your free
+  article limit", "Il vous reste 2 articles gratuits", "Sie haben Ihr Kontingent … aufgebraucht").
+- `registration`: the text is in the page, behind a free account ("Register to read more",
+  "Create a free account to continue reading", "Registrieren Sie sich kostenlos, um weiterzulesen").
+
+Metered and registration walls are `info` in `audit` and kept by `harvest`, whose corpus entry then
+says `access: metered` (or `registration`). The finding's evidence starts with `access=<kind>;`,
+the machine-readable kind (`access_of`). The JSON-LD flag alone is never enough (free articles carry
+it), nor are paywall vendors' scripts, which load on free pages too: the wall must show in the
+page's text. Phrases in English, French, German, Spanish, Portuguese, Italian, Dutch, Indonesian,
+Chinese and Japanese (wording used by common paywall systems: Piano, Poool, Zephr, Laterpay, Pelcro,
+Memberful, Leaky Paywall, Substack, Ghost, Medium) live in the `paywall` pack.
 
 Failing example (Le Monde answers a teaser ending "La suite est réservée aux abonnés."):
 
@@ -18,11 +30,12 @@ Passing example (the article text is all there, even though the JSON-LD says not
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from citecheck.checks._page import answered, emit, find_phrase, is_html, pack_list
-from citecheck.models import Hit, Page
+from citecheck.models import Finding, Hit, Page
 
 if TYPE_CHECKING:
     from citecheck.engine.run import Fetched
@@ -32,26 +45,51 @@ NAME = "paywall"
 STAGE = "page"
 SEVERITY = "warning"
 PACK = "paywall"
-DEFAULTS: dict[str, Any] = {"extra_phrases": [], "extra_labels": []}
-OPTIONS = {"extra_phrases": "more truncation-notice regexes (one is enough)",
-           "extra_labels": "more premium-label regexes (count only with isAccessibleForFree=false)"}
+KINDS = ("hard", "metered", "registration")
+DEFAULTS: dict[str, Any] = {"extra_phrases": [], "extra_labels": [], "extra_metered": [], "extra_registration": [],
+                            "severity_hard": "warning", "severity_gated": "info"}
+OPTIONS = {"extra_phrases": "more hard-wall notice regexes (one is enough)",
+           "extra_labels": "more premium-label regexes (count only with isAccessibleForFree=false)",
+           "extra_metered": "more meter notice regexes", "extra_registration": "more registration-wall regexes",
+           "severity_hard": "severity of a hard wall (harvest always rejects one)",
+           "severity_gated": "severity of a metered or registration wall"}
+_MESSAGES = {"hard": "paywall (hard): only a teaser is readable, the cited text cannot be verified",
+             "metered": "paywall (metered): the text is in the page, but readers get only a few free articles",
+             "registration": "paywall (registration): the text is in the page, behind a free account"}
+_ACCESS = re.compile(r"^access=(hard|metered|registration);")
+
+
+def wall(page: Page, options: Mapping[str, Any]) -> tuple[str, list[str]]:
+    """(kind, evidence) of the page's wall; ('', []) when there is none."""
+    if not answered(page) or not is_html(page):
+        return "", []
+    text = page.text_sample
+    # a meter or registration notice says the text was served and the wall stands in the reader's
+    # way; it wins over the subscribe prompt such walls also show
+    for kind, key in (("metered", "metered"), ("registration", "registration"), ("hard", "phrases")):
+        notice = find_phrase(text, pack_list(options, key), regex=True)
+        if notice:
+            return kind, [f"text {notice!r}"]
+    if page.meta.get("ld:isaccessibleforfree", "").lower() != "false":
+        return "", []
+    label = find_phrase(f"{page.title}\n{text}", pack_list(options, "labels"), regex=True)
+    return ("hard", ["JSON-LD isAccessibleForFree=false", f"label {label!r}"]) if label else ("", [])
 
 
 def evidence(page: Page, options: Mapping[str, Any]) -> list[str]:
-    """Why the page is paywalled; empty when it is not."""
-    if not answered(page) or not is_html(page):
-        return []
-    notice = find_phrase(page.text_sample, pack_list(options, "phrases"), regex=True)
-    if notice:
-        return [f"text {notice!r}"]
-    if page.meta.get("ld:isaccessibleforfree", "").lower() != "false":
-        return []
-    label = find_phrase(f"{page.title}\n{page.text_sample}", pack_list(options, "labels"), regex=True)
-    return ["JSON-LD isAccessibleForFree=false", f"label {label!r}"] if label else []
+    """Why the page is paywalled, its kind first (`access=<kind>`); empty when it is not."""
+    kind, found = wall(page, options)
+    return [f"access={kind}", *found] if kind else []
+
+
+def access_of(finding: Finding) -> str:
+    """The wall kind an H004 finding reports ('' for any other finding)."""
+    found = _ACCESS.match(finding.evidence) if finding.rule == ID else None
+    return found.group(1) if found else ""
 
 
 def check(fetched: Fetched, options: Mapping[str, Any]) -> Iterator[Hit]:
-    found = evidence(fetched.page, options)
-    if found:
-        yield emit(fetched, "paywall: only a teaser is readable, the cited text cannot be verified",
-                   "; ".join(found))
+    kind, found = wall(fetched.page, options)
+    if kind:
+        severity = options.get("severity_hard" if kind == "hard" else "severity_gated", "warning")
+        yield emit(fetched, _MESSAGES[kind], "; ".join([f"access={kind}", *found]), severity=str(severity))
