@@ -5,9 +5,14 @@ page that now needs an account cannot back a claim: no reader of the memo can op
 may have summarised a page it never saw. Cookie-consent interstitials ("Before you continue to
 YouTube", "Antes de ir a Google Maps") hide the content from an automated reader the same way, so
 they are reported here too. Evidence: status 401/407; a redirect to a login path
-(`/login?returnUri=…`, `ServiceLogin`); a sign-in title on a short page or a page with a password
-field; a "you must be logged in to view" notice on a short page; a consent host or title. All are
-*unverifiable*, not dead: a warning. Markers in several languages live in the `login` pack.
+(`/login?returnUri=…`, `/signin`, `ServiceLogin`); a redirect whose target carries the cited page
+back in a return parameter (`/account?next=/doc/42`, `?return_to=`, `?returnUrl=`) and is a sign-in
+step (an auth path word, a sign-in title or a password field); a sign-in title on a short page or a
+page with a password field; a short page that is a sign-in form (a password field and sign-in
+words, and no word of the cited URL's slug in its title or text); a "you must be logged in to view" notice on a short page; a consent host or title.
+A login box beside real content (a forum's sidebar, a "Log in" button) is not a wall: every
+content signal needs a short page. All are *unverifiable*, not dead: a warning. Markers in several
+languages live in the `login` pack.
 
 Failing example (the event page now redirects to https://www.meetup.com/login/?returnUri=…):
 
@@ -19,11 +24,13 @@ Passing example (the event page answers with the event):
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, unquote, urlsplit
 
-from citecheck.checks._page import emit, find_phrase, lower, lowered_items, pack_list
+from citecheck.checks._match import slug_words
+from citecheck.checks._page import emit, find_phrase, fold, lower, lowered_items, pack_list
 from citecheck.models import Hit, Page
 from citecheck.urls import host_of
 
@@ -35,14 +42,21 @@ NAME = "login-wall"
 STAGE = "page"
 SEVERITY = "warning"
 PACK = "login"
-DEFAULTS: dict[str, Any] = {"auth_statuses": [401, 407], "short_text": 1500, "consent_text": 4000,
-                            "extra_paths": [], "extra_titles": [],
-                            "extra_phrases": [], "extra_consent_hosts": []}
+DEFAULTS: dict[str, Any] = {"auth_statuses": [401, 407], "short_text": 1500, "form_text": 600, "consent_text": 4000,
+                            "extra_paths": [], "extra_titles": [], "extra_phrases": [], "extra_consent_hosts": [],
+                            "extra_return_params": [], "extra_auth_words": [], "extra_form_words": []}
 OPTIONS = {"auth_statuses": "statuses that mean authentication is required",
            "short_text": "sign-in titles and notices count on pages with at most this much visible text",
            "consent_text": "consent phrases count on pages with at most this much visible text",
+           "form_text": "a page with a password field and sign-in words is a sign-in form up to this much text",
            "extra_paths": "more login path regexes", "extra_titles": "more sign-in title regexes",
+           "extra_return_params": "more query parameters that carry the page to return to after signing in",
+           "extra_auth_words": "more regexes for sign-in steps in a URL path",
+           "extra_form_words": "more regexes for the words of a sign-in form",
            "extra_phrases": "more sign-in notice regexes", "extra_consent_hosts": "more consent host prefixes"}
+
+
+_PASSWORD = re.compile(r"""<input[^>]*\btype\s*=\s*["']?password\b""")
 
 
 def _path_query(url: str) -> str:
@@ -53,19 +67,61 @@ def _path_query(url: str) -> str:
     return f"{parts.path}?{parts.query}".lower()
 
 
+def _returns_to(final: str, original: str, options: Mapping[str, Any]) -> str:
+    """The return parameter of `final` that brings the reader back to `original` ('' when none)."""
+    try:
+        want = urlsplit(original).path.rstrip("/")
+        query = parse_qsl(urlsplit(final).query)
+    except ValueError:
+        return ""
+    if len(want) < 2:
+        return ""  # a site root comes back from anywhere
+    names = set(lowered_items(pack_list(options, "return_params")))
+    for name, value in query:
+        if name.lower() in names and want in unquote(value):
+            return name
+    return ""
+
+
+def _mentions_slug(page: Page) -> bool:
+    """The title or text names a word of the cited URL's slug: the page is about the cited content
+    (a forum thread with a login box beside it), not a sign-in form standing in for it."""
+    words = [w for w in slug_words(page.url, 2) if len(w) >= 4 and not w.isdigit()]
+    haystack = fold(f"{page.title} {page.text_sample}")
+    return any(w in haystack for w in words)
+
+
+def redirect_evidence(page: Page, options: Mapping[str, Any], has_password: bool) -> list[str]:
+    """A redirect of the cited URL to a sign-in step."""
+    paths = pack_list(options, "paths")
+    final = page.final_url or page.url
+    if final == page.url or find_phrase(_path_query(page.url), paths, regex=True):
+        return []  # not redirected, or the cited URL is a sign-in page itself
+    if find_phrase(_path_query(final), paths, regex=True):
+        return [f"redirected to the sign-in page {final}"]
+    back = _returns_to(final, page.url, options)
+    signs_in = has_password or find_phrase(page.title, pack_list(options, "titles"), regex=True) \
+        or find_phrase(urlsplit(final).path.lower(), pack_list(options, "auth_words"), regex=True)
+    return [f"redirected to a sign-in step that returns to the cited page ({back}=…): {final}"] \
+        if back and signs_in else []
+
+
 def sign_in_evidence(page: Page, options: Mapping[str, Any]) -> list[str]:
     if page.status in {int(s) for s in options.get("auth_statuses", [])}:
         return [f"HTTP {page.status}"]
-    paths = pack_list(options, "paths")
-    final = page.final_url or page.url
-    if final != page.url and find_phrase(_path_query(final), paths, regex=True) \
-            and not find_phrase(_path_query(page.url), paths, regex=True):
-        return [f"redirected to the sign-in page {final}"]
-    short = len(page.text_sample or "") <= int(options.get("short_text", 1500))
-    has_password = 'type="password"' in lower(page.html_sample or "")
+    has_password = _PASSWORD.search(lower(page.html_sample or "")) is not None
+    redirected = redirect_evidence(page, options, has_password)
+    if redirected:
+        return redirected
+    chars = len(page.text_sample or "")
+    short = chars <= int(options.get("short_text", 1500))
     title = find_phrase(page.title, pack_list(options, "titles"), regex=True)
     if title and (short or has_password):
         return [f"sign-in title {page.title!r}"]
+    if has_password and chars <= int(options.get("form_text", 600)) and not _mentions_slug(page):
+        words = find_phrase(page.text_sample, pack_list(options, "form_words"), regex=True)
+        if words:
+            return [f"the page is a sign-in form (a password field, {words!r}, {chars} characters of text)"]
     notice = find_phrase(page.text_sample, pack_list(options, "phrases"), regex=True) if short else ""
     return [f"text {notice!r}"] if notice else []
 
