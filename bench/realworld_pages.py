@@ -33,7 +33,9 @@ from citecheck.engine.registry import build_registry
 from citecheck.engine.run import Engine
 from citecheck.engine.select import resolve
 from citecheck.fetch.parse import parse_body
+from citecheck.fetch.probe import probe_url
 from citecheck.models import Finding, Hop, Link, LinkKind, Location, Outcome, Page
+from citecheck.support.shape import page_shape
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = ROOT.parent / "shared" / "realworld" / "pages"
@@ -46,6 +48,7 @@ CLEAN = ("article", "js-shell")
 VERDICT_RULES = ("H001", "H002", "H003", "H004", "H005", "H006", "H009")
 _UNVERIFIABLE = {401, 403, 407, 429, 451, 999}
 _GARBAGE = re.compile(r"\s+HTTP/\S+\s+\d{3}.*$")
+PROBE_TOKEN = "qzjxkvwpqzjxkvwp"  # the sibling probe's random letters, fixed here so runs compare
 GENERIC_404 = b"<html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>"
 
 
@@ -161,15 +164,30 @@ def page_of(cap: Capture, sibling: tuple[int, bytes]) -> Page:
     outcome, error = outcome_of(cap.status)
     chain = tuple(Hop(u, 302, cap.hops[i + 1]) for i, u in enumerate(cap.hops[:-1])) + (Hop(cap.final_url, cap.status),)
     sib_status, sib_body = sibling
+    probe = probe_url(cap.final_url, PROBE_TOKEN)
+    sib = parse_body(sib_body)
     return Page(url=cap.url, outcome=outcome, status=cap.status, final_url=cap.final_url, chain=chain,
                 headers=cap.headers, content_type=ctype, title=facts.title, canonical=facts.canonical,
                 text_sample=facts.text_sample, html_sample=facts.html_sample, content_hash=facts.content_hash,
                 content_length=len(cap.body), error=error, meta=facts.meta,
-                sibling_text=parse_body(sib_body).text_sample, sibling_status=sib_status)
+                sibling_text=sib.text_sample, sibling_status=sib_status,
+                sibling_shape=page_shape(sib.html_sample, sib.text_sample, probe))
 
 
-def build_pages(captures: list[Capture]) -> dict[str, Page]:
-    """In-process Page facts for every capture, keyed by capture path."""
+def any_path_answer(cap: Capture) -> tuple[int, bytes]:
+    """What a site that answers the same page for any path sends for the sibling probe: this very
+    page, with its own path echoed as the probe's (as a client-rendered shell's router state does)."""
+    own = urlsplit(cap.final_url).path.encode()
+    probe = urlsplit(probe_url(cap.final_url, PROBE_TOKEN)).path.encode()
+    return 200, cap.body.replace(own, probe) if len(own) > 1 else cap.body
+
+
+def build_pages(captures: list[Capture], any_path: bool = False) -> dict[str, Page]:
+    """In-process Page facts for every capture, keyed by capture path; with `any_path`, every host
+    answers the sibling probe with the cited page itself (a what-if: the site serves one page for
+    any path)."""
+    if any_path:
+        return {c.path: page_of(c, any_path_answer(c)) for c in captures}
     siblings = sibling_answers(captures)
     return {c.path: page_of(c, siblings.get(c.host, (404, GENERIC_404))) for c in captures}
 
@@ -207,11 +225,11 @@ def score(captures: list[Capture], findings: dict[str, list[Finding]]) -> dict[s
     return {"labels": labels, "rules": rules}
 
 
-def evaluate(pages_dir: Path = PAGES) -> dict[str, Any]:
+def evaluate(pages_dir: Path = PAGES, any_path: bool = False) -> dict[str, Any]:
     """The whole in-process evaluation: captures → pages → findings → scores."""
     captures = load_captures(pages_dir)
-    pages = build_pages(captures)
-    return report(captures, run_rules(captures, pages), "in-process")
+    pages = build_pages(captures, any_path)
+    return report(captures, run_rules(captures, pages), "in-process, any path" if any_path else "in-process")
 
 
 def report(captures: list[Capture], findings: dict[str, list[Finding]], mode: str) -> dict[str, Any]:
@@ -225,6 +243,8 @@ def report(captures: list[Capture], findings: dict[str, list[Finding]], mode: st
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--serve", action="store_true", help="serve the pages on 127.0.0.1 and fetch them")
+    parser.add_argument("--any-path", action="store_true",
+                        help="what-if: every host answers the sibling probe with the cited page itself")
     parser.add_argument("--pages", type=Path, default=PAGES)
     parser.add_argument("--out", type=Path, default=Path(__file__).with_suffix(".json"))
     args = parser.parse_args(argv)
@@ -235,7 +255,7 @@ def main(argv: list[str] | None = None) -> int:
 
         result = asyncio.run(evaluate_served(args.pages))
     else:
-        result = evaluate(args.pages)
+        result = evaluate(args.pages, args.any_path)
     args.out.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(markdown_table(result))
     return 0

@@ -227,7 +227,7 @@ class Page:
     snapshot_url: str = ""
     sibling_text: str | None = None  # text of a random non-existent path on the same host
     sibling_status: int | None = None
-    sibling_shape: str = ""  # markup fingerprint of that path's answer (support.shape.markup_shape)
+    sibling_shape: str = ""  # fingerprint of that path's answer (support.shape.page_shape)
     from_cache: bool = False
 
     def to_dict(self) -> dict[str, Any]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import secrets
 import time
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from aiohttp import web
@@ -17,7 +18,7 @@ from citecheck.fetch import Fetcher
 from citecheck.fetch.facts import complete
 from citecheck.models import Link, Location, Page
 from citecheck.score import _worst
-from citecheck.support.shape import markup_shape, normalised
+from citecheck.support.shape import normalised, page_shape
 
 CFG = FetchConfig(allow=("127.0.0.1",), use_cache=False, timeout=3.0, connect_timeout=1.0, read_timeout=1.0,
                   retries=0, backoff=0.01)
@@ -81,14 +82,19 @@ def test_shape_ignores_nonces_tokens_numbers_and_the_echoed_path() -> None:
         def __init__(self, path: str) -> None:
             self.path = path
 
-    one = shell(Request("/reports/2024/annual-review"))  # type: ignore[arg-type]
-    two = shell(Request("/reports/2024/citecheck-probe-qwertyuiopasdfgh"))  # type: ignore[arg-type]
+    cited, probe = "https://acme.test/reports/2024/annual-review", "https://acme.test/reports/2024/citecheck-probe-qwertyuiopasdfgh"
+    one, two = shell(Request(urlsplit(cited).path)), shell(Request(urlsplit(probe).path))  # type: ignore[arg-type]
     assert one != two
-    assert markup_shape(one, "https://acme.test/reports/2024/annual-review") == \
-        markup_shape(two, "https://acme.test/reports/2024/citecheck-probe-qwertyuiopasdfgh")
-    assert markup_shape(one.replace("Acme App", "Annual review 2024"), "https://acme.test/reports/2024/annual-review") \
-        != markup_shape(two, "https://acme.test/reports/2024/citecheck-probe-qwertyuiopasdfgh")
-    assert markup_shape("  ") == "" and normalised("Updated 12:04, 3 May 2024") == "Updated 0:0, 0 May 0"
+    assert page_shape(one, "Loading /reports/2024/annual-review", cited) == \
+        page_shape(two, "Loading /reports/2024/citecheck-probe-qwertyuiopasdfgh", probe)
+    assert page_shape(one.replace("Acme App", "Annual review 2024"), "", cited) != page_shape(two, "", probe)
+    assert page_shape("  ", "text") == "" and normalised("Updated 12:04, 3 May 2024") == "Updated 0:0, 0 May 0"
+
+
+def test_a_shared_head_with_other_text_is_not_the_same_page() -> None:
+    head = "<html><head><title>News</title>" + "<style>.a{color:red}</style>" * 400 + "</head><body>"
+    assert page_shape(head[:8192], "Council passes the budget", "https://n.test/a/budget") != \
+        page_shape(head[:8192], "Sorry, we could not find that page", "https://n.test/a/citecheck-probe-abcdefghijklmnop")
 
 
 def test_shell_verdict_scores_as_unverifiable_not_dead() -> None:

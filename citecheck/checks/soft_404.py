@@ -51,7 +51,7 @@ from citecheck.checks._page import (
     path_segments,
 )
 from citecheck.models import Hit, Page
-from citecheck.support.shape import markup_shape, normalised
+from citecheck.support.shape import page_shape
 from citecheck.urls import registrable_domain
 
 if TYPE_CHECKING:
@@ -131,13 +131,11 @@ def _canonical_signal(page: Page) -> list[Signal]:
 
 
 def same_page(page: Page) -> bool:
-    """The random non-existent sibling answered 200 with this very page: the same visible text
-    and the same markup fingerprint (see `support.shape`; a long shared <head> alone is not enough)."""
+    """The random non-existent sibling answered 200 with this very page: the same fingerprint of
+    markup and visible text (see `support.shape`)."""
     if page.sibling_status != 200 or not page.sibling_shape or not is_deep(page.url):
         return False
-    if normalised(page.text_sample or "") != normalised(page.sibling_text or ""):
-        return False
-    return markup_shape(page.html_sample, page.final_url or page.url) == page.sibling_shape
+    return page_shape(page.html_sample, page.text_sample, page.final_url or page.url) == page.sibling_shape
 
 
 def sibling_signals(page: Page, options: Mapping[str, Any]) -> list[Signal]:

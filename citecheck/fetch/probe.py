@@ -3,8 +3,8 @@
 For each host where some page answered 200 with HTML, fetch once per run a path that cannot
 exist beside it (`/<dir of that page>/citecheck-probe-<random>`). A site that answers that with
 200 and the same text as the cited page serves soft-404s; one that answers 404 does not. The
-probe's markup fingerprint (`support.shape.markup_shape`: nonces, tokens, numbers and the echoed
-path taken out) tells a site that answers the very same page for any path, a client-rendered shell.
+probe's fingerprint (`support.shape.page_shape` of its markup sample and text: nonces, tokens,
+numbers and the echoed path taken out) tells a site that answers the very same page for any path, a client-rendered shell.
 """
 from __future__ import annotations
 
@@ -14,11 +14,10 @@ import string
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from citecheck.fetch.decode import decode
 from citecheck.fetch.facts import is_html_page
-from citecheck.fetch.parse import HTML_MAX
+from citecheck.fetch.parse import parse_body
 from citecheck.models import Page
-from citecheck.support.shape import markup_shape
+from citecheck.support.shape import page_shape
 
 Sibling = tuple[str, bytes, str]  # (probe URL, unparsed body, content type)
 # (sibling_status, sibling_text, unparsed sibling, sibling_shape)
@@ -76,10 +75,10 @@ class Siblings:
             return NOT_PROBED
         final = page.final_url or page.url
         if result.raw is not None:  # parsed later, once per host (the probe URL names it)
-            # the markup sample as parse_body cuts it, fingerprinted here: one decode per host
-            sample = decode(result.raw.body, result.raw.content_type)[:HTML_MAX]
-            return page.status, None, (page.url, result.raw.body, result.raw.content_type), markup_shape(sample, final)
-        return page.status, page.text_sample, None, markup_shape(page.html_sample, final)
+            facts = parse_body(result.raw.body, result.raw.content_type)  # here too, for its fingerprint: once per host
+            return page.status, None, (page.url, result.raw.body, result.raw.content_type), \
+                page_shape(facts.html_sample, facts.text_sample, final)
+        return page.status, page.text_sample, None, page_shape(page.html_sample, page.text_sample, final)
 
     async def close(self) -> None:
         for task in self._tasks.values():
