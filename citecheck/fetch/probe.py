@@ -75,10 +75,13 @@ class Siblings:
             return NOT_PROBED
         final = page.final_url or page.url
         if result.raw is not None:  # parsed later, once per host (the probe URL names it)
-            facts = parse_body(result.raw.body, result.raw.content_type)  # here too, for its fingerprint: once per host
-            return page.status, None, (page.url, result.raw.body, result.raw.content_type), \
-                page_shape(facts.html_sample, facts.text_sample, final)
-        return page.status, page.text_sample, None, page_shape(page.html_sample, page.text_sample, final)
+            shape = ""
+            if page.status == 200:  # the fingerprint only matters for a page that answers any path
+                facts = parse_body(result.raw.body, result.raw.content_type)  # once per host
+                shape = page_shape(facts.html_sample, facts.text_sample, final)
+            return page.status, None, (page.url, result.raw.body, result.raw.content_type), shape
+        shape = page_shape(page.html_sample, page.text_sample, final) if page.status == 200 else ""
+        return page.status, page.text_sample, None, shape
 
     async def close(self) -> None:
         for task in self._tasks.values():
