@@ -13,6 +13,24 @@ import netguard
 
 netguard.install()
 
+
+def _hypothesis_profiles() -> None:
+    """CI (`CI=true`, as .ci/run runs) searches derandomized: the same examples on every run, so a
+    red CI is reproducible and a green one cannot turn red by chance. Locally the search is random
+    (it finds new cases) and failing examples are kept outside the checkout, under the user's cache
+    directory, so a clone never carries another run's failures. `HYPOTHESIS_PROFILE` picks one."""
+    from hypothesis import settings
+    from hypothesis.database import DirectoryBasedExampleDatabase
+
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+    settings.register_profile("dev", database=DirectoryBasedExampleDatabase(str(cache / "citecheck-tests" / "hypothesis")))
+    default = "ci" if os.environ.get("CI", "").lower() in ("true", "1") else "dev"
+    settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", default))
+
+
+_hypothesis_profiles()
+
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 SHARED = ROOT.parent / "shared"

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
+import sys
 from pathlib import Path
 
 import yaml
@@ -25,13 +27,28 @@ def test_action_restores_cache_runs_audit_and_uploads_sarif() -> None:
     assert steps[-1]["run"].strip() == "exit ${{ steps.audit.outputs.exit-code }}"
 
 
+def test_readme_pins_the_action_to_a_commit_that_holds_it() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    (ref,) = re.findall(r"uses: citecheck/citecheck@(\S+)", readme)
+    assert re.fullmatch(r"[0-9a-f]{40}", ref), "pin a full commit SHA (no release is tagged)"
+    shown = subprocess.run(["git", "-C", str(ROOT), "show", f"{ref}:action.yml"], capture_output=True, text=True,
+                           check=False)
+    assert shown.returncode == 0, f"{ref} does not hold action.yml: {shown.stderr}"
+    assert subprocess.run(["git", "-C", str(ROOT), "merge-base", "--is-ancestor", ref, "HEAD"], check=False).returncode == 0
+
+
 def _run_step(tmp_path: Path, paths: str, offline: str = "true", fail_on: str = "error") -> tuple[int, Path]:
     out = tmp_path / "gh_output"
     sarif = tmp_path / "out.sarif"
-    env = {**os.environ, "CC_PATHS": paths, "CC_ARGS": "", "CC_FAIL_ON": fail_on, "CC_OFFLINE": offline,
+    # the step calls `citecheck` as the action installed it; here that is this interpreter's citecheck
+    shim = tmp_path / "bin" / "citecheck"
+    shim.parent.mkdir()
+    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m citecheck "$@"\n')
+    shim.chmod(0o755)
+    env = {**os.environ, "PATH": f"{shim.parent}{os.pathsep}{os.environ.get('PATH', '')}", "CC_PATHS": paths, "CC_ARGS": "", "CC_FAIL_ON": fail_on, "CC_OFFLINE": offline,
            "CC_SARIF": str(sarif), "GITHUB_OUTPUT": str(out)}
     proc = subprocess.run(["bash", str(ROOT / "scripts" / "action_audit.sh")], env=env, cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=120, check=False)
     assert proc.returncode == 0, proc.stderr  # the step itself never fails: the gate step does
     line = out.read_text().strip().splitlines()[-1]
     return int(line.split("=", 1)[1]), sarif

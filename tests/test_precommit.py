@@ -1,13 +1,14 @@
-"""Both pre-commit hooks, exercised with `pre-commit try-repo` on a throwaway git repository.
+"""Both pre-commit hooks, exercised with `pre-commit try-repo` on a throwaway git repository, and
+the README's `.pre-commit-config.yaml` snippet, pinned as written, installed as a git hook.
 
-pre-commit builds the hook's virtualenv from this checkout. To keep the test off the network it
-builds it with system site-packages visible, no package index and no build isolation, so the
-dependencies already installed for the test run satisfy the hook's environment.
+pre-commit builds the hook's virtualenv from this checkout (or a clone of it). To keep the test off
+the network it builds it with system site-packages visible, no package index and no build
+isolation, so the dependencies already installed for the test run satisfy the hook's environment.
 """
 from __future__ import annotations
 
 import os
-import shutil
+import re
 import subprocess
 import threading
 from collections.abc import Iterator
@@ -15,6 +16,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+import yaml
+from tools import installed_script
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.slow
@@ -47,8 +50,6 @@ def site() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory, site: str) -> Path:
-    if shutil.which("pre-commit") is None:
-        pytest.skip("pre-commit is not installed (it is in the [test] extra)")
     path = tmp_path_factory.mktemp("memo-repo")
     (path / "bad.md").write_text("# Acme\n\nRevenue doubled ([source](https://example.com/acme-report)).\n")
     (path / "ok.md").write_text(f"# Acme\n\nThe market grew ([report]({site}/reports/q3)).\n")
@@ -60,11 +61,15 @@ def repo(tmp_path_factory: pytest.TempPathFactory, site: str) -> Path:
     return path
 
 
+def _offline_env(home: Path) -> dict[str, str]:
+    return {**os.environ, "PRE_COMMIT_HOME": str(home), "PIP_NO_INDEX": "1", "VIRTUALENV_SYSTEM_SITE_PACKAGES": "1",
+            "PIP_NO_BUILD_ISOLATION": "0"}
+
+
 def _try(repo: Path, hook: str, file: str, home: Path, *more: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PRE_COMMIT_HOME": str(home), "PIP_NO_INDEX": "1", "VIRTUALENV_SYSTEM_SITE_PACKAGES": "1",
-           "PIP_NO_BUILD_ISOLATION": "0"}
-    return subprocess.run(["pre-commit", "try-repo", str(ROOT), hook, "--files", file, *more, "--hook-stage", "manual",
-                           "--verbose"], cwd=repo, env=env, capture_output=True, text=True, timeout=900)
+    return subprocess.run([installed_script("pre-commit", "pre-commit"), "try-repo", str(ROOT), hook, "--files", file, *more, "--hook-stage", "manual",
+                           "--verbose"], cwd=repo, env=_offline_env(home), capture_output=True, text=True, timeout=900,
+                          check=False)
 
 
 def test_offline_and_online_hooks(repo: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
@@ -78,3 +83,54 @@ def test_offline_and_online_hooks(repo: Path, tmp_path_factory: pytest.TempPathF
     assert dead.returncode == 1 and "H001" in dead.stdout, dead.stdout + dead.stderr
     live = _try(repo, "citecheck-online", "ok.md", home)
     assert live.returncode == 0, live.stdout + live.stderr
+
+
+def _readme_snippet() -> dict:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("\n## pre-commit\n"):]
+    return yaml.safe_load(re.search(r"```yaml\n(.*?)```", section, re.DOTALL).group(1))
+
+
+def test_readme_snippet_pins_a_commit_of_the_published_history() -> None:
+    (repo,) = _readme_snippet()["repos"]
+    assert re.fullmatch(r"[0-9a-f]{40}", repo["rev"]), "pin a full commit SHA (no release tag exists)"
+    # the pinned commit is on the history of this checkout's HEAD (main, when CI runs on a clone of it)
+    ancestor = subprocess.run(["git", "-C", str(ROOT), "merge-base", "--is-ancestor", repo["rev"], "HEAD"], check=False)
+    assert ancestor.returncode == 0, f"{repo['rev']} is not a commit of this history"
+    assert [h["id"] for h in repo["hooks"]] == ["citecheck", "citecheck-online"]
+
+
+def test_readme_snippet_as_written_blocks_a_bad_memo_and_passes_a_clean_one(tmp_path: Path) -> None:
+    """The snippet verbatim but for `repo:` (a local clone instead of GitHub), installed as the git
+    hook: committing the bad memo is refused, committing the clean one (and a .txt memo) passes."""
+    snippet = _readme_snippet()
+    clone = tmp_path / "citecheck-clone"
+    subprocess.run(["git", "clone", "-q", "--no-checkout", str(ROOT), str(clone)], check=True)
+    snippet["repos"][0]["repo"] = str(clone)
+    work = tmp_path / "memos"
+    work.mkdir()
+    (work / ".pre-commit-config.yaml").write_text(yaml.safe_dump(snippet, sort_keys=False))
+    env = _offline_env(tmp_path / "pre-commit-home")
+    git = ["git", "-c", "user.email=t@t", "-c", "user.name=t"]
+    subprocess.run(["git", "init", "-q"], cwd=work, check=True)
+    subprocess.run([installed_script("pre-commit", "pre-commit"), "install", "--hook-type", "pre-commit",
+                    "--hook-type", "pre-push"], cwd=work, env=env, check=True, capture_output=True)
+    (work / "bad.md").write_text("# Acme\n\nRevenue doubled ([source](https://example.com/acme-report)).\n")
+    subprocess.run(["git", "add", "bad.md", ".pre-commit-config.yaml"], cwd=work, check=True)
+    blocked = subprocess.run([*git, "commit", "-qm", "bad"], cwd=work, env=env, capture_output=True, text=True,
+                             timeout=900, check=False)
+    assert blocked.returncode != 0 and "U001" in blocked.stdout + blocked.stderr, blocked.stdout + blocked.stderr
+    subprocess.run(["git", "rm", "-q", "--cached", "bad.md"], cwd=work, check=True)
+    (work / "bad.txt").write_text("Sources: https://example.org/made-up-report\n")  # text memos are linted too
+    subprocess.run(["git", "add", "bad.txt"], cwd=work, check=True)
+    blocked = subprocess.run([*git, "commit", "-qm", "bad"], cwd=work, env=env, capture_output=True, text=True,
+                             timeout=900, check=False)
+    assert blocked.returncode != 0 and "bad.txt" in blocked.stdout + blocked.stderr, blocked.stdout + blocked.stderr
+    subprocess.run(["git", "rm", "-q", "--cached", "bad.txt"], cwd=work, check=True)
+    (work / "ok.md").write_text("# Acme\n\nThe market grew ([report](https://www.sec.gov/cgi-bin/browse-edgar)).\n")
+    (work / "notes.txt").write_text("Sources: https://www.bls.gov/cpi/\n")
+    subprocess.run(["git", "add", "ok.md", "notes.txt", ".pre-commit-config.yaml"], cwd=work, check=True)
+    passed = subprocess.run([*git, "commit", "-qm", "ok"], cwd=work, env=env, capture_output=True, text=True,
+                            timeout=900, check=False)
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    assert "citecheck (offline)" in passed.stdout + passed.stderr and "Passed" in passed.stdout + passed.stderr

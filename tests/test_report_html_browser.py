@@ -3,7 +3,8 @@
 The page is opened from file:// and must request nothing but itself, log no error, run its
 script under its own CSP, show the JSON report's numbers, never execute hostile text, open
 evidence in one click (two without JavaScript) and print with every panel expanded.
-Screenshots land in test-artifacts/ for a human to look at.
+Screenshots land in $CITECHECK_TEST_ARTIFACTS (default: citecheck-test-artifacts/ in the temp
+directory) for a human to look at.
 """
 from __future__ import annotations
 
@@ -17,10 +18,11 @@ from typing import Any
 import pytest
 from browser import SharedBrowser, Tab, chromium_path
 from test_report_html_sample import sample_report
+from tools import artifacts_dir
 
 from citecheck.report import render
 
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+ARTIFACTS = artifacts_dir()
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(chromium_path() is None,
                                  reason="chromium is not installed (run .ci/install-chromium.sh)")]

@@ -8,11 +8,12 @@ from typing import Any
 
 import pytest
 from browser import Browser, chromium_path
+from tools import artifacts_dir
 
 from citecheck.models import Finding, Severity, Source
 from citecheck.report.html_harvest import render_harvest_report
 
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+ARTIFACTS = artifacts_dir()
 HOSTILE = '<script>window.__pwned=1</script>"><img src=x onerror="window.__pwned=2">'
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from browser import Browser, chromium_path
+from tools import artifacts_dir
 
 from citecheck.audit import Report, audit_inputs
 from citecheck.config import FetchConfig, load_config
@@ -22,7 +23,7 @@ MEMO = FIXTURES / "bad_incident_memo.md"
 AWS = "https://aws.amazon.com/blogs/machine-learning/fabricated-slug-building-agentic-rag-pipelines/"
 TTNEWS = "https://www.ttnews.com/articles/path/to/lumen-series-a"
 SNAPSHOT = "https://web.archive.org/web/20240101000000/" + TTNEWS
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+ARTIFACTS = artifacts_dir()
 pytestmark = pytest.mark.skipif(not MEMO.exists(), reason="fixtures/memos/bad_incident_memo.md is not written yet")
 
 

@@ -7,7 +7,7 @@ where it is written even when escapes or entities (`\\_`, `&amp;`) change its re
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from markdown_it.token import Token
@@ -54,11 +54,24 @@ def extract_markdown(path: str, text: str) -> Document:
     for tok in tokens:
         _token(walk, tok)
     links = sorted(walk.links, key=lambda link: (link.location.line, link.location.column))
+    if "\x00" in text:
+        links = [_as_written(link, lines) for link in links]
     return Document(
         path=path, text=text, format="markdown", links=tuple(links), markers=tuple(walk.markers),
         spans=tuple(walk.spans), headings=tuple(walk.headings), footnotes=tuple(walk.footnotes),
         directives=marker_scan.directives(path, walk.html_chunks, lines), front_matter=walk.front,
     )
+
+
+def _as_written(link: Link, lines: list[str]) -> Link:
+    """markdown-it reads U+0000 as U+FFFD (CommonMark's security rule), one character for one, so
+    positions hold; the raw text is taken back from the source so that it is what was written."""
+    line = lines[link.location.line - 1] if link.location.line <= len(lines) else ""
+    start = link.location.column - 1
+    written = line[start:start + len(link.raw)]
+    if written != link.raw and written.replace("\x00", "\ufffd") == link.raw:
+        return replace(link, raw=written)
+    return link
 
 
 def _token(walk: _Walk, tok: Token) -> None:
