@@ -28,6 +28,9 @@ class Report:
     crashed: bool = False
     duration: float = 0.0
     extra_summary: dict[str, Any] = field(default_factory=dict)
+    outage: Any = None  # a fetch.outage.Outage when no outside host answered: no verdicts, exit 2
+    from_cache: int = 0  # distinct URLs whose facts came from the fetch cache
+    fetched_now: int = 0  # distinct URLs fetched over the network in this run
 
     @property
     def summary(self) -> dict[str, Any]:
@@ -49,9 +52,19 @@ class Report:
             "online": self.online,
             "fetched": len(self.pages),
             "outcomes": dict(sorted(outcomes.items())),
+            **self._fetch_summary(),
             "duration_s": round(self.duration, 3),
             **self.extra_summary,
         }
+
+    def _fetch_summary(self) -> dict[str, Any]:
+        """Where the pages came from (distinct URLs), and the network's state when it was missing."""
+        out: dict[str, Any] = {}
+        if self.online:
+            out["from_cache"], out["fetched_now"] = self.from_cache, self.fetched_now
+        if self.outage is not None:
+            out.update(network="unavailable", citation_truth_score=None)
+        return out
 
 
 def audit(paths: Iterable[str], config: Config | None = None, *, online: bool = False,
@@ -111,8 +124,21 @@ async def audit_inputs(inputs: Inputs, config: Config, registry: Registry, *, on
             from citecheck.archive import check_archives
 
             pages = await check_archives(pages, config.fetch.archive_url)
-    return judge(inputs, config, registry, pages=pages, online=online, corpus=corpus, started=started,
-                 engine=engine, page_judge=judge_pages)
+    report = judge(inputs, config, registry, pages=pages, online=online, corpus=corpus, started=started,
+                   engine=engine, page_judge=judge_pages)
+    report.outage = getattr(pages, "outage", None)
+    report.from_cache, report.fetched_now = getattr(pages, "cached", 0), getattr(pages, "fetched", 0)
+    if report.outage is not None:
+        _no_verdicts(report)
+    return report
+
+
+def _no_verdicts(report: Report) -> None:
+    """A run without network: the one stderr line speaks for every link it could not reach (no
+    per-link H002), and no score is computed from verdicts nobody could make."""
+    report.findings = [f for f in report.findings if f.rule != "H002"]
+    for key in ("citation_truth_score", "memos", "sections", "verdicts", "citations"):
+        report.extra_summary.pop(key, None)
 
 
 def _memo_path(config: Config) -> str | None:

@@ -135,9 +135,9 @@ async def test_flapping_503_then_200(site: Any) -> None:
     assert (page.outcome, page.status) == (Outcome.OK, 200) and site.hits["/flap/a"] == 3
 
 
-async def test_503_after_retries_is_dead_server_error(site: Any) -> None:
+async def test_503_after_retries_is_unverifiable_server_error(site: Any) -> None:
     page = (await fetch(site, "/flap/b?n=99")).page
-    assert (page.outcome, page.error, page.status) == (Outcome.DEAD, "server-error", 503)
+    assert (page.outcome, page.error, page.status) == (Outcome.UNVERIFIABLE, "server-error", 503)
 
 
 async def test_each_distinct_url_fetched_once(site: Any) -> None:

@@ -1,11 +1,11 @@
-"""The URL answered with an HTTP error that means the page does not exist (404, 410, other 4xx, or
-a 5xx that persisted through the fetcher's retries).
+"""The URL answered with an HTTP error that means the page does not exist (404, 410, other 4xx).
 
 A fabricated citation usually lands here: the model invented a plausible path on a real site and the
-site says 404. A 410 says the page was removed on purpose. A 5xx that survives retries is reported
-too, since a memo cannot rely on a source its reader cannot open. Statuses that only mean
-"not for you" (401, 403, 407, 429, 451, LinkedIn's 999) are *unverifiable*, never dead: they are
-left to H005 login-wall and H006 bot-challenge, and so is a challenge page served with 503.
+site says 404. A 410 says the page was removed on purpose. Statuses that only mean "not for you"
+(401, 403, 407, 429, 451, LinkedIn's 999) are *unverifiable*, never dead: they are left to H005
+login-wall and H006 bot-challenge, and so is a challenge page served with 503. A 5xx that outlived
+the fetcher's retries says the server is in trouble now, not that the page is gone: H002 reports it
+as unverifiable.
 
 Failing example (the server answers 404 Not Found):
 
@@ -47,7 +47,7 @@ def dead_status(page: Page, options: Mapping[str, Any]) -> str:
     if status in {int(s) for s in [*options.get("unverifiable_statuses", []), *options.get("ignore_statuses", [])]}:
         return ""
     if status >= 500:
-        return f"HTTP {status}: server error after retries"
+        return ""  # the server's trouble, not the page's absence (H002: unverifiable)
     return f"HTTP {status}: {_REASONS.get(status, 'client error')}"
 
 

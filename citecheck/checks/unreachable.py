@@ -1,12 +1,20 @@
-"""The host could not be reached: the name does not resolve (NXDOMAIN), or the connection was
-refused, reset, timed out or failed its TLS handshake.
+"""The page could not be verified over the network, or its domain does not exist.
 
-A domain that does not exist is the surest sign of an invented source (models coin plausible
-company and journal domains), so NXDOMAIN is dead and an error. A refused, reset or timed-out
-connection proves nothing about the page (servers go down, firewalls drop crawlers), so those are
-warnings that say *unverifiable*: try again later before deleting the citation.
+*Dead* needs evidence from the other side. A domain that does not exist is the surest sign of an
+invented source (models coin plausible company and journal domains), so a "no such name" answer is
+dead and an error, but only when the run could corroborate it: the same resolver answered for
+another name, or found the public suffix's zone (`org` for `…-institute.org`). A resolver that
+says "no such name" for everything (no network, a broken sandbox) proves nothing about the page.
 
-Failing example (DNS answers NXDOMAIN for the host):
+Everything that could be our side or a passing state is a warning that says *unverifiable*, with
+its reason: an uncorroborated resolver failure, a refused, reset or timed-out connection, a failed
+TLS handshake, a 5xx that outlived the retries, and a response whose body never arrived in full
+(the server stalled after its headers, trickled past the timeout, closed short of its
+Content-Length, or sent a body in an encoding that cannot be decoded). Try again later before
+deleting the citation. When no outside host could be reached at all, the audit says "network
+unavailable" and exits 2 instead (see the README).
+
+Failing example (DNS answers NXDOMAIN for the host, and other names resolve):
 
     The survey ([report](https://www.global-ai-readiness-institute.org/2024-report)) found …
 
@@ -20,7 +28,7 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from citecheck.checks._page import emit
-from citecheck.models import Hit, Page
+from citecheck.models import Hit, Outcome, Page
 from citecheck.urls import host_of
 
 if TYPE_CHECKING:
@@ -30,25 +38,37 @@ ID = "H002"
 NAME = "unreachable"
 STAGE = "page"
 SEVERITY = "error"
-DEFAULTS: dict[str, Any] = {"transient": ["refused", "reset", "timeout", "tls", "invalid-response"]}
-OPTIONS = {"transient": "fetch errors reported as unverifiable warnings (NXDOMAIN is always dead, error)"}
-_WORDS = {"refused": "connection refused", "reset": "connection reset", "timeout": "timed out",
-          "tls": "TLS handshake failed", "invalid-response": "invalid HTTP response"}
+DEFAULTS: dict[str, Any] = {"transient": ["unresolved", "refused", "reset", "timeout", "tls", "invalid-response",
+                                          "server-error"]}
+OPTIONS = {"transient": "fetch errors reported as unverifiable warnings (a corroborated NXDOMAIN is always dead, "
+                        "error)"}
+_WORDS = {"unresolved": "the name did not resolve, and nothing in this run showed the resolver works",
+          "refused": "connection refused", "reset": "connection reset", "timeout": "timed out",
+          "tls": "TLS handshake failed", "invalid-response": "invalid HTTP response",
+          "server-error": "server error"}
+_INCOMPLETE = {"timeout": "the body stopped arriving (timed out after the headers)",
+               "reset": "the connection was reset before the body ended",
+               "invalid-response": "the body was cut short of its length or could not be decoded"}
 
 
 def classify(page: Page, options: Mapping[str, Any]) -> tuple[str, str] | None:
-    """(message, severity) for an unreachable host, or None when the host answered."""
-    if page.error == "nxdomain":
+    """(message, severity) for a page that could not be verified, or None when the host answered."""
+    if page.error == "nxdomain" and page.outcome is Outcome.DEAD:
         return f"dead link: domain {_host(page)!r} does not resolve (NXDOMAIN)", "error"
-    if page.error in options.get("transient", []) and page.status is None:
+    if page.error not in options.get("transient", []) or page.outcome is not Outcome.UNVERIFIABLE:
+        return None
+    if page.status is None:
         reason = _WORDS.get(page.error, page.error)
         return f"unreachable: {reason} on {_host(page)!r}: unverifiable, retry before removing", "warning"
-    return None
+    if page.error == "server-error":
+        return f"HTTP {page.status}: server error after retries: unverifiable, retry before removing", "warning"
+    reason = _INCOMPLETE.get(page.error, page.error)
+    return f"incomplete response: HTTP {page.status}, but {reason}: unverifiable, retry before removing", "warning"
 
 
 def _host(page: Page) -> str:
     # parsed only for the message: most pages answered, and a URL parse is most of this rule's cost
-    return host_of(page.url) or page.url
+    return host_of(page.final_url or page.url) or page.url
 
 
 def check(fetched: Fetched, options: Mapping[str, Any]) -> Iterator[Hit]:

@@ -1,4 +1,4 @@
-"""`citecheck audit PATH...`: lint memos and corpora; exit 0 clean, 1 findings, 2 bad input."""
+"""`citecheck audit PATH...`: lint memos and corpora; exit 0 clean, 1 findings, 2 bad input or no network."""
 from __future__ import annotations
 
 import sys
@@ -77,7 +77,7 @@ def command(paths: tuple[str, ...], offline: bool, fmt: str, fail_on: str | None
             report = aio.run(audit_inputs(inputs, config, registry, online=True, corpus=corpus,
                                           archive_check=archive_check,
                                           fetcher=_fetcher(fmt in ("text", "html"), verbose)))
-            if results is not None:
+            if results is not None and report.outage is None:
                 results.store(report, report.pages)
     if baseline_path:
         texts = dict(files)
@@ -93,6 +93,10 @@ def command(paths: tuple[str, ...], offline: bool, fmt: str, fail_on: str | None
             raise InputError(f"{output}: cannot write the report: {err.strerror or err}") from None
     else:
         click.echo(payload, nl=False)
+    outage = getattr(report, "outage", None)
+    if outage is not None:  # DESIGN.md "Verdicts and evidence": no verdicts, no score, nothing stored
+        click.echo(outage.line(), err=True)
+        sys.exit(2)
     code = exit_code(report.findings, config.fail_on, report.crashed)
     sys.exit(_score_gate(code, report.summary, min_score))
 

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from citecheck.fetch.cache import Cache
     from citecheck.fetch.client import USER_AGENT, Fetcher, FetchResult
     from citecheck.fetch.hosts import HostStats
+    from citecheck.fetch.outage import Outage
 
 __all__ = ["USER_AGENT", "Cache", "FetchResult", "Fetcher", "Pages", "fetch_all"]
 
@@ -41,13 +42,17 @@ CACHE_CHUNK = 500
 
 
 class Pages(dict[str, Page]):
-    """What `fetch_all` returns: URL → Page, plus bodies (with keep_bodies) and per-host stats."""
+    """What `fetch_all` returns: URL → Page, plus bodies (with keep_bodies), per-host stats, how
+    many distinct URLs came from the cache and how many were fetched, and the run's `outage`
+    (None while the network answered; see `citecheck.fetch.outage`)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.bodies: dict[str, bytes] = {}
         self.stats: dict[str, HostStats] = {}
         self.cached = 0
+        self.fetched = 0
+        self.outage: Outage | None = None
 
     def __repr__(self) -> str:
         # Cheap on purpose: Python 3.11's asyncio.run formats the main task's result on the way out.
@@ -82,6 +87,7 @@ async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resol
                      keep_bodies: bool, socket_factory: Callable[..., Any] | None,
                      on_page: Callable[..., Page | None] | None = None, defer_parse: bool = False) -> Pages:
     from citecheck.fetch.client import Fetcher
+    from citecheck.fetch.outage import assess
     from citecheck.fetch.progress import ProgressBar
 
     by_target: dict[str, list[str]] = {}
@@ -106,10 +112,12 @@ async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resol
         todo = [t for t in by_target if t not in hit]
         if not todo:
             return pages
+        fresh: list[Page] = []
         async with Fetcher(config, resolver=resolver, socket_factory=socket_factory,
                            defer_parse=defer_parse) as fetcher:
             async def one(target: str) -> None:
                 result = await fetcher.fetch_fresh(target, keep_body=keep_bodies)
+                fresh.append(result.page)
                 _record(pages, by_target[target], result.page, result.body, on_page, defer_parse, result.raw)
                 if cache is not None and not defer_parse:
                     pending.append(result.page)
@@ -120,7 +128,9 @@ async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resol
 
             await asyncio.gather(*(one(t) for t in todo))
             pages.stats = fetcher.slots.stats
-    if cache is not None:
+        pages.fetched = len(fresh)
+        pages.outage = assess(fresh)
+    if cache is not None and pages.outage is None:  # an outage records nothing (nothing it saw is a fact)
         cache.put_many(pending)
     return pages
 

@@ -18,6 +18,7 @@ import aiohttp
 from citecheck import __version__
 from citecheck.config import FetchConfig
 from citecheck.fetch.body import ACCEPT_ENCODING, BodyReader
+from citecheck.fetch.dns import DnsEvidence
 from citecheck.fetch.facts import Answer, Raw, build_page, now_iso, refused_page, select_headers
 from citecheck.fetch.guard import Guard, GuardedResolver, Refused
 from citecheck.fetch.hosts import Slots
@@ -25,6 +26,7 @@ from citecheck.fetch.probe import NOT_PROBED, Siblings
 from citecheck.fetch.retry import backoff, retry_after
 from citecheck.fetch.verdict import REDIRECT_STATUSES, RETRY_STATUSES, RETRYABLE_ERRORS, classify, is_challenge
 from citecheck.models import Hop, Outcome, Page, evolve
+from citecheck.urls import host_of
 
 USER_AGENT = f"citecheck/{__version__} (+https://github.com/citecheck/citecheck)"
 ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
@@ -53,6 +55,7 @@ class Fetcher:
         self.slots = Slots(config.concurrency, config.host_concurrency, config.host_interval)
         self.siblings = Siblings(self)
         self._resolver = GuardedResolver(self.guard, resolver)
+        self.dns = self._resolver.evidence = DnsEvidence(self._resolver)
         self._socket_factory = socket_factory
         self._session: aiohttp.ClientSession | None = None
 
@@ -69,6 +72,7 @@ class Fetcher:
 
     async def __aexit__(self, *exc: object) -> None:
         await self.siblings.close()
+        await self.dns.close()
         if self._session is not None:
             await self._session.close()
 
@@ -92,6 +96,8 @@ class Fetcher:
         found = NOT_PROBED
         try:
             page, body = await self._walk(url, fetched_at, urgent)
+            if page.error == "unresolved" and await self.dns.corroborates(host_of(page.final_url or url)):
+                page = evolve(page, outcome=Outcome.DEAD, error="nxdomain")
             unparsed = body if self.defer_parse else None
             if not (keep_body or self.defer_parse):
                 body = None  # do not hold the body while waiting for the host's sibling probe

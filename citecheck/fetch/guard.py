@@ -131,9 +131,10 @@ class Guard:
 class GuardedResolver(AbstractResolver):
     """Resolve once, vet every answer, return only vetted addresses (the connection is pinned)."""
 
-    def __init__(self, guard: Guard, base: Any = None) -> None:
+    def __init__(self, guard: Guard, base: Any = None, evidence: Any = None) -> None:
         self.guard = guard
         self._base = base
+        self.evidence = evidence  # a dns.DnsEvidence told of every positive answer
 
     async def resolve(self, host: str, port: int = 0,
                       family: socket.AddressFamily = socket.AF_INET) -> list[ResolveResult]:
@@ -145,6 +146,8 @@ class GuardedResolver(AbstractResolver):
             answers = [_result(host, str(literal), port, literal)]
         else:
             answers = await self._resolver().resolve(host, port, family)
+            if answers and self.evidence is not None:
+                self.evidence.saw_answer(host)  # the resolver works, whatever the guard says next
         if literal is None and self.guard.allows_name(host, port):
             return answers
         for answer in answers:
@@ -154,11 +157,16 @@ class GuardedResolver(AbstractResolver):
                 raise Refused("blocked-private", f"{host} resolves to {ip} ({why})")
         return answers
 
+    async def zone_exists(self, zone: str) -> bool | None:
+        """The base resolver's control query (see `citecheck.fetch.dns`), when it has one."""
+        ask = getattr(self._resolver(), "zone_exists", None)
+        return await ask(zone) if ask is not None else None
+
     def _resolver(self) -> Any:
         if self._base is None:
-            from aiohttp.resolver import ThreadedResolver
+            from citecheck.fetch.dns import SystemResolver
 
-            self._base = ThreadedResolver()
+            self._base = SystemResolver()
         return self._base
 
     async def close(self) -> None:

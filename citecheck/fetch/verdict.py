@@ -1,8 +1,15 @@
 """From what the server (or the network) said to a Page's outcome and error word.
 
-The closed error vocabulary: nxdomain, refused, reset, timeout, tls, rate-limited, server-error,
-too-many-redirects, redirect-loop, blocked-private, bad-scheme, credentials, invalid-url,
-body-too-large, decompression-bomb, invalid-response, challenge.
+The closed error vocabulary: nxdomain, unresolved, refused, reset, timeout, tls, rate-limited,
+server-error, too-many-redirects, redirect-loop, blocked-private, bad-scheme, credentials,
+invalid-url, body-too-large, decompression-bomb, invalid-response, challenge.
+
+*Dead* needs evidence from the other side: a status the host answered (404, 410, other 4xx), or a
+"no such name" the run could corroborate (`nxdomain`, set by the fetcher after
+`citecheck.fetch.dns.DnsEvidence` agreed). A resolver's "no such name" by itself is `unresolved`,
+and a 5xx or 429 that outlived the retries is `server-error`/`rate-limited`: all *unverifiable*,
+like timeouts, resets and refused connections. A 2xx whose body did not arrive in full (timeout,
+reset, short of its Content-Length, undecodable) is unverifiable too, never ok.
 """
 from __future__ import annotations
 
@@ -47,7 +54,7 @@ def status_outcome(status: int) -> tuple[Outcome, str]:
     if 400 <= status < 500:
         return Outcome.DEAD, ""
     if 500 <= status < 600:
-        return Outcome.DEAD, "server-error"
+        return Outcome.UNVERIFIABLE, "server-error"  # the host is in trouble now; the page may be fine
     return Outcome.UNVERIFIABLE, "invalid-response"  # 1xx, 3xx without Location, nonsense
 
 
@@ -70,9 +77,9 @@ def classify(err: BaseException) -> str:
     cause = getattr(err, "os_error", None) or err.__cause__
     if isinstance(err, aiohttp.ClientConnectorDNSError):
         if isinstance(cause, socket.gaierror) and cause.errno in (socket.EAI_NONAME, getattr(socket, "EAI_NODATA", -5)):
-            return "nxdomain"
+            return "unresolved"  # "no such name", from a resolver nobody has vouched for yet
         if cause is not None and "not found" in str(cause).lower():  # aiodns: "Domain name not found"
-            return "nxdomain"
+            return "unresolved"
         return "timeout"  # EAI_AGAIN and friends: the resolver did not answer, nothing is proven
     if isinstance(err, (aiohttp.ClientConnectorCertificateError, aiohttp.ClientConnectorSSLError, ssl.SSLError)):
         return "tls"

@@ -1,0 +1,71 @@
+"""Is the network there at all? One answer per run, shared by `audit` and `harvest`.
+
+`assess(pages)` looks at the pages a run fetched over the network (cache hits say nothing about
+today's network) and groups them by *outside* host: every DNS name, and every IP literal that is
+globally routable (a loopback or private test server says nothing about the outside world). A host
+is **reached** when some fetch on it got an HTTP status, a TLS handshake failure (something
+answered), or a corroborated NXDOMAIN (the resolver was shown to work). It **failed at the network**
+when every fetch on it ended in a resolver failure, a timeout, a refused or a reset connection
+before any status.
+
+The network is **unavailable** when at least one outside host was tried, none was reached, and at
+least `THRESHOLD` (80 %) of them failed at the network (the rest failed in ways that prove nothing
+either, such as an invalid response). The run then prints `Outage.line()` on stderr, reports those
+links as unverifiable, computes no score, records nothing and exits 2.
+
+API for a pipeline (harvest uses the same): `outage = assess(fresh_pages)`; `outage is None` means
+carry on; otherwise `outage.line()` is the message and `outage.hosts`/`outage.reachable` the counts.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from citecheck.models import Outcome, Page
+from citecheck.netaddr import classify_host
+from citecheck.urls import host_of
+
+THRESHOLD = 0.8
+NETWORK_FAILURES = frozenset({"unresolved", "timeout", "refused", "reset"})
+_ANSWERED_WITHOUT_STATUS = frozenset({"tls", "nxdomain"})  # something on the other side spoke
+
+
+@dataclass(frozen=True)
+class Outage:
+    """No outside host answered: `reachable` of `hosts` (always 0 of N today), `failed` at the network."""
+
+    hosts: int
+    failed: int
+    reachable: int = 0
+
+    def line(self) -> str:
+        return f"network unavailable: {self.reachable} of {self.hosts} hosts reachable; no verdicts recorded"
+
+
+def assess(pages: Iterable[Page]) -> Outage | None:
+    """An Outage when the pages fetched fresh in this run show no working network, else None."""
+    reached: set[str] = set()
+    failed: set[str] = set()
+    tried: set[str] = set()
+    for page in pages:
+        if page.from_cache or page.outcome in (Outcome.EXCLUDED, Outcome.UNSUPPORTED, Outcome.ERROR):
+            continue
+        answered = [hop.url for hop in page.chain if hop.status]
+        last = page.final_url or page.url
+        hosts = {h for h in (host_of(u) for u in [*answered, last]) if h and _outside(h)}
+        tried |= hosts
+        reached |= {h for h in (host_of(u) for u in answered) if h in hosts}
+        if page.status is not None or page.error in _ANSWERED_WITHOUT_STATUS:
+            reached |= {host_of(last)} & hosts
+        elif page.error in NETWORK_FAILURES:
+            failed |= {host_of(last)} & hosts
+    if not tried or reached & tried:
+        return None
+    share = len(failed) / len(tried)
+    return Outage(hosts=len(tried), failed=len(failed)) if share >= THRESHOLD else None
+
+
+def _outside(host: str) -> bool:
+    """A DNS name, or a globally routable address: the hosts whose silence says the network is down."""
+    ip, why = classify_host(host)
+    return ip is None or not why
