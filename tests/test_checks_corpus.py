@@ -13,7 +13,7 @@ from citecheck.checks import (
     stale_fetch,
 )
 from citecheck.checks.id_integrity import id_problem
-from citecheck.checks.placeholder_in_corpus import url_problems
+from citecheck.checks.placeholder_in_corpus import prepare, url_problems
 from citecheck.checks.schema import parse_timestamp, record_problems
 from citecheck.engine.packs import load_packs
 from citecheck.extract.corpus import build_corpus
@@ -98,9 +98,9 @@ def test_stale_fetch_boundary(fetched: str, stale: bool) -> None:
 
 
 def test_url_problems_reuse_each_url_rule() -> None:
-    assert [r for r, _ in url_problems("https://example.com/{id}", PLACEHOLDER, TODAY)] == ["U001", "U005"]
-    assert [r for r, _ in url_problems("http://[::ffff:10.0.0.1]:99999/", PLACEHOLDER, TODAY)] == ["U002", "U004"]
-    assert list(url_problems("https://www.sec.gov/Archives/", PLACEHOLDER, TODAY)) == []
+    assert [r for r, _ in url_problems("https://example.com/{id}", prepare({"pack": PLACEHOLDER}), TODAY)] == ["U001", "U005"]
+    assert [r for r, _ in url_problems("http://[::ffff:10.0.0.1]:99999/", prepare({"pack": PLACEHOLDER}), TODAY)] == ["U002", "U004"]
+    assert list(url_problems("https://www.sec.gov/Archives/", prepare({"pack": PLACEHOLDER}), TODAY)) == []
 
 
 def test_placeholder_in_corpus_checks_each_distinct_url_field() -> None:

@@ -119,6 +119,7 @@ def test_memoised_match_is_a_fresh_match() -> None:
     other = Page(url="https://x.org/a", final_url="https://x.org/a", outcome=Outcome.OK, status=200,
                  title="Unrelated", text_sample="Nothing to see.")
     for p in (page, other, page):
-        memo, fresh = _match.match(["grid", "storm"], p), _match.Match(["grid", "storm"], p, 5000)
+        fresh = _match.Match(("grid", "storm"), tuple(_match.title_candidates(p)), p.text_sample[:5000])
+        memo = _match.match(["grid", "storm"], p)
         assert (memo.title_score, memo.best_title, memo.text_score, memo.wanted) == \
             (fresh.title_score, fresh.best_title, fresh.text_score, fresh.wanted)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import ast
 import importlib
 import inspect
+import pickle
 import random
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,7 @@ from citecheck.checks import (
     title_mismatch,
     unreachable,
 )
-from citecheck.checks._literals import LiteralIndex
+from citecheck.checks._literals import Literals
 from citecheck.engine.registry import build_registry
 from citecheck.engine.run import Fetched
 from citecheck.models import Hop, Link, Location, Outcome, Page
@@ -32,7 +33,7 @@ MODULES = ("http_error", "unreachable", "soft_404", "paywall", "login_wall", "bo
            "redirect", "parked_domain", "non_html")
 ALLOWED_IMPORTS = {"__future__", "re", "typing", "collections.abc", "urllib.parse", "dataclasses", "functools", "unicodedata",
                    "rapidfuzz", "lxml", "citecheck.models", "citecheck.urls", "citecheck.checks._page",
-                   "citecheck.checks._match", "citecheck.checks._prepared", "citecheck.checks.bot_challenge",
+                   "citecheck.checks._match", "citecheck.checks.bot_challenge",
                    "citecheck.checks._literals", "ahocorasick_rs", "citecheck.support.text",
                    "citecheck.engine.run", "citecheck.support.shape"}
 REGISTRY = build_registry()
@@ -65,7 +66,7 @@ def test_rule_module_declares_itself(name: str) -> None:
         assert REGISTRY.packs.data.get(module.PACK), f"pack {module.PACK} is missing or empty"
 
 
-@pytest.mark.parametrize("name", [*MODULES, "_page", "_match", "_prepared", "_literals"])
+@pytest.mark.parametrize("name", [*MODULES, "_page", "_match", "_literals"])
 def test_rule_module_is_pure(name: str) -> None:
     """No network, disk, config or printing: only the listed imports, no open()/print() calls."""
     source = Path(importlib.import_module(f"citecheck.checks.{name}").__file__ or "").read_text(encoding="utf-8")
@@ -87,7 +88,8 @@ def test_soft404_title_alone_is_strong_in_every_language(title: str) -> None:
 
 @pytest.mark.parametrize("title", ["Flight 404 lands safely", "Error codes explained", "Not found: a memoir of exile"])
 def test_soft404_title_near_misses_do_not_fire(title: str) -> None:
-    assert not soft_404.content_signals(page(title=title, text_sample="x" * 2000), options("H003"))
+    assert not soft_404.content_signals(page(title=title, text_sample="x" * 2000), options("H003"),
+                                       soft_404.prepare(options("H003")))
 
 
 def test_soft404_lists_every_independent_signal_as_evidence() -> None:
@@ -197,17 +199,18 @@ def test_title_mismatch_fabricated_aws_slug_lands_on_unrelated_page() -> None:
 
 # The shared helpers' shortcuts must give exactly what the plain computation gives.
 
-def test_literal_index_finds_exactly_the_literals_the_text_contains() -> None:
+def test_literals_find_exactly_the_literals_the_text_contains() -> None:
     rng = random.Random(7)
     alphabet = "ab c.\u00e9\u9875\u9762\U0001f600\u0301-"
-    index = LiteralIndex(memo_size=4)
-    packs = [frozenset("".join(rng.choice(alphabet) for _ in range(rng.randint(1, 4))) for _ in range(12))
+    packs = [Literals("".join(rng.choice(alphabet) for _ in range(rng.randint(1, 4))) for _ in range(12))
              for _ in range(5)]
     for round_ in range(400):
-        literals = packs[round_ % len(packs)]  # the index grows while texts are asked about
+        literals = packs[round_ % len(packs)]
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 60)))
-        assert index.found_in(text, literals) == {x for x in literals if x in text}
-    assert index.found_in("aaa", frozenset({"", "aa"})) == {"aa"}  # overlapping matches; '' is never found
+        assert literals.found_in(text) == {x for x in literals.literals if x in text}
+    assert Literals(["", "aa"]).found_in("aaa") == {"aa"}  # overlapping matches; '' is never found
+    copy = pickle.loads(pickle.dumps(packs[0]))  # prepared values travel to worker processes
+    assert copy.literals == packs[0].literals and copy.found_in("ab c.") == packs[0].found_in("ab c.")
 
 
 def test_fold_of_ascii_text_is_the_plain_split_and_casefold() -> None:

@@ -2,10 +2,10 @@
 
 - `visible_text` collapses each text chunk's whitespace in C passes over bytes and stops once the
   join holds `limit` characters; the oracle splits every chunk into words and joins them all.
-- `_first_regex` starts an item's search near its required literal's first occurrence; the oracle
-  searches every item from the start of the text.
+- `Phrases.first` tries only the regex items whose required literal the text holds (and one joined
+  search for the others on short texts); `every_item` searches every item of the list.
 
-The oracles are the replaced code, verbatim but for the renames; do not "fix" them.
+The visible-text oracle is the replaced code, verbatim but for the renames; do not "fix" it.
 """
 from __future__ import annotations
 
@@ -47,20 +47,16 @@ def oracle_visible_text(root: etree._Element, limit: int = TEXT_MAX) -> str:
     return " ".join(parts)[:limit]
 
 
-def oracle_first_regex(folded: str, spec: _page._Phrases) -> str:
-    present = _page._TEXT_LITERALS.found_in(folded, spec.literals) if spec.literals else ()
+def every_item(folded: str, spec: _page.Phrases) -> str:
+    """Every item of the list searched in the whole text: the leftmost match, the earlier item on a tie."""
     best: re.Match[str] | None = None
     best_key = (0, 0)
-    skip = len(folded) <= _page._SHORT and spec.any_unconditional is not None \
-        and spec.any_unconditional.search(folded) is None
-    for literal in (*present,) if skip else (None, *present):
-        for position, pattern, _ in spec.unconditional if literal is None else spec.by_literal[literal]:
-            found = pattern.search(folded)
-            if found and (best is None or (found.start(), position) < best_key):
-                best, best_key = found, (found.start(), position)
+    for position, item in enumerate(spec.items):
+        pattern = _page._pattern((item,), True)
+        found = pattern.search(folded) if pattern is not None else None
+        if found and (best is None or (found.start(), position) < best_key):
+            best, best_key = found, (found.start(), position)
     return best.group(0) if best else ""
-
-
 # ---- visible text ----
 
 SPACES = "".join(c for c in map(chr, range(128)) if f"a{c}b".split() != [f"a{c}b"]) + "\x85\xa0\u2028\u3000"
@@ -101,9 +97,9 @@ def test_visible_text_matches_oracle(markup: str, limit: int) -> None:
     assert visible_text(ours, limit) == oracle_visible_text(theirs, limit)
 
 
-# ---- regex items searched from near their literal ----
+# ---- regex items skipped when their literal is absent ----
 
-def _page_packs() -> list[_page._Phrases]:
+def _page_packs() -> list[_page.Phrases]:
     config = load_config()
     specs = []
     for rule in resolve(build_registry(config.packs), config):
@@ -111,12 +107,12 @@ def _page_packs() -> list[_page._Phrases]:
             continue
         for value in rule.options.get("pack", {}).values():
             if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
-                specs.append(_page._Phrases(value))
+                specs.append(_page.Phrases(value))
     return specs
 
 
 PACKS = _page_packs()
-SYNTHETIC = _page._Phrases([r"(the rest of )?this (article|story) is (only )?for subscribers", r"abc\d{0,3}x",
+SYNTHETIC = _page.Phrases([r"(the rest of )?this (article|story) is (only )?for subscribers", r"abc\d{0,3}x",
                             r"(?<!q)login( now)?", r"^\W*sign in", r"error \S+ page", r"wall$", r"(a|b)c{2,4}wall"])
 words = st.sampled_from(["the rest of", "this article is", "for subscribers", "subscribe", "sign in", "login",
                          "now", "page", "not found", "404", "error", "abc12x", "qlogin", "wall", "bccwall",
@@ -126,6 +122,6 @@ words = st.sampled_from(["the rest of", "this article is", "for subscribers", "s
 @pytest.mark.parametrize("spec", [*PACKS, SYNTHETIC], ids=lambda s: s.items[0][:24])
 @settings(max_examples=60, deadline=None, derandomize=True)
 @given(st.lists(words | st.text(alphabet="abcdefghilnorstu .,'", max_size=8), max_size=200))
-def test_first_regex_matches_oracle(spec: _page._Phrases, pieces: list[str]) -> None:
+def test_first_regex_matches_oracle(spec: _page.Phrases, pieces: list[str]) -> None:
     folded = _page.fold(" ".join(pieces))
-    assert _page._first_regex(folded, spec) == oracle_first_regex(folded, spec)
+    assert spec.first(folded) == every_item(folded, spec)

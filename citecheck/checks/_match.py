@@ -12,7 +12,6 @@ from functools import cached_property, lru_cache
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from citecheck.checks._prepared import prepared
 from citecheck.models import Page
 from citecheck.support.text import ascii_words
 
@@ -83,12 +82,13 @@ def _slug_words(url: str, min_words: int) -> tuple[str, ...]:
     return ()
 
 
-def content_words(tokens: Iterable[str], stopwords: Iterable[str]) -> list[str]:
-    stop = prepared(stopwords, "stopset", _stopset)
+def content_words(tokens: Iterable[str], stop: frozenset[str]) -> list[str]:
+    """The tokens that say something: not a stopword (see `stopset`), longer than one character."""
     return [t for t in tokens if t not in stop and len(t) > 1]
 
 
-def _stopset(stopwords: Iterable[Any]) -> frozenset[str]:
+def stopset(stopwords: Iterable[Any]) -> frozenset[str]:
+    """A pack's stopwords as `words` spells tokens (a rule's `prepare` builds it once)."""
     return frozenset(strip_accents(str(s)).casefold() for s in stopwords)
 
 
@@ -165,11 +165,10 @@ class Match:
     """How well `wanted` words are answered by the page's titles and (computed only when asked)
     by its lead text."""
 
-    def __init__(self, wanted: list[str], page: Page, lead_chars: int) -> None:
-        self.wanted = tuple(wanted)
-        titles = title_candidates(page)
-        self.title_score, self.best_title = max([(coverage(wanted, t), t) for t in titles] or [(0.0, "")])
-        self._lead = page.text_sample[:lead_chars]
+    def __init__(self, wanted: tuple[str, ...], titles: tuple[str, ...], lead: str) -> None:
+        self.wanted = wanted
+        self.title_score, self.best_title = max([(coverage(list(wanted), t), t) for t in titles] or [(0.0, "")])
+        self._lead = lead
 
     @cached_property
     def text_score(self) -> float:
@@ -177,17 +176,11 @@ class Match:
 
 
 def match(wanted: list[str], page: Page, lead_chars: int = 5000) -> Match:
-    """How well `wanted` is answered by `page`, memoised on the page's identity: H003 and H007 ask
-    about the same slug words on the same page one after the other (a `Match` only reads its page)."""
-    slot = (tuple(wanted), id(page), lead_chars)
-    entry = _MATCHES.get(slot)
-    if entry is not None and entry[0] is page:  # the memo holds the page: its id is not reused
-        return entry[1]
-    found = Match(wanted, page, lead_chars)
-    if len(_MATCHES) >= 16:  # a few word sets per page, judged by several rules in a row
-        _MATCHES.clear()
-    _MATCHES[slot] = (page, found)
-    return found
+    """How well `wanted` is answered by `page`'s titles and lead text. Memoised on those values (not
+    on the page object): H003 and H007 ask about the same slug words on the same page in a row."""
+    return _match(tuple(wanted), tuple(title_candidates(page)), page.text_sample[:lead_chars])
 
 
-_MATCHES: dict[tuple[tuple[str, ...], int, int], tuple[Page, Match]] = {}
+@lru_cache(maxsize=16)  # a few word sets per page, judged by several rules in a row
+def _match(wanted: tuple[str, ...], titles: tuple[str, ...], lead: str) -> Match:
+    return Match(wanted, titles, lead)

@@ -8,15 +8,12 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
-from dataclasses import fields
+from dataclasses import dataclass, fields
 from functools import lru_cache
-from re import _constants as _re_constants  # type: ignore[attr-defined]
-from re import _parser as _re_parser  # type: ignore[attr-defined]
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
-from citecheck.checks._literals import LiteralIndex
-from citecheck.checks._prepared import prepared
+from citecheck.checks._literals import Literals
 from citecheck.models import Hit, Page, Severity
 from citecheck.support.text import collapse_spaces
 from citecheck.urls import TRACKING_PARAMS
@@ -26,10 +23,6 @@ _HIT_FIELDS = {f.name for f in fields(Hit)}
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', "\u00a0": " ", "\u2013": "-"})
 _INDEX = re.compile(r"^(index|default|home)(\.[a-z0-9]+)?$", re.IGNORECASE)
 _LOCALE = re.compile(r"^[a-z]{2}([-_][a-z]{2})?$", re.IGNORECASE)
-# Which required literals (folded) a folded text holds, and which markers (lowered) lowered markup
-# holds: one scan per text for all rules. Memo state only; every answer is a function of its inputs.
-_TEXT_LITERALS = LiteralIndex()
-_MARKUP_LITERALS = LiteralIndex()
 
 
 @lru_cache(maxsize=64)
@@ -62,45 +55,59 @@ def _pattern(items: tuple[str, ...], regex: bool) -> re.Pattern[str] | None:
     return re.compile("|".join(parts), re.IGNORECASE if regex else 0) if parts else None
 
 
-@lru_cache(maxsize=256)
-def _folded(items: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(fold(i) for i in items)
+class Phrases:
+    """A phrase list, folded and compiled once (by the rule's `prepare`): `first(text)` finds the
+    leftmost item in a text, the earlier item on a tie. Immutable and picklable."""
 
-
-class _Phrases:
-    """A phrase list, folded and compiled once (per list object, see `prepared`)."""
-
-    def __init__(self, items: Iterable[Any]) -> None:
+    def __init__(self, items: Iterable[Any], regex: bool = True) -> None:
         self.items = tuple(str(i) for i in items if str(i).strip())
+        self.regex = regex
         self.folded = tuple(fold(i) for i in self.items)
-        # For regex lists, (position, compiled item, longest match) grouped by the item's required
-        # literal: an item whose literal is absent from the text is never tried, and the absent ones
-        # cost nothing.
+        self.plain = None if regex else _pattern(self.items, False)
+        # For regex lists, (position, compiled item) grouped by the item's required literal: an item
+        # whose literal is absent from the text is never tried, and the absent ones cost nothing.
         self.by_literal: dict[str, list[_Item]] = {}
         self.unconditional: list[_Item] = []  # tried on every text
-        for position, item in enumerate(self.items):
+        for position, item in enumerate(self.items if regex else ()):
             pattern = _pattern((item,), True)
             if pattern is None:
                 continue
             literal = required_literal(item)
-            entry = (position, pattern, _longest(pattern))
-            (self.by_literal.setdefault(literal, []) if literal else self.unconditional).append(entry)
-        self.literals = frozenset(self.by_literal)
-        self.any_unconditional = _any_of([pattern for _, pattern, _ in self.unconditional])
+            (self.by_literal.setdefault(literal, []) if literal else self.unconditional).append((position, pattern))
+        self.literals = Literals(self.by_literal)
+        self.any_unconditional = _any_of([pattern for _, pattern in self.unconditional])
+
+    def first(self, text: str) -> str:
+        """The first item found in `text`, as it appears there (folded); '' when none."""
+        if not self.items or not text:
+            return ""
+        folded = fold(text)
+        if not self.regex:
+            if not any(p in folded for p in self.folded):
+                return ""  # a substring pre-filter: most pages contain none of the phrases
+            found = self.plain.search(folded) if self.plain is not None else None
+            return found.group(0) if found else ""
+        return self._first_regex(folded)
+
+    def _first_regex(self, folded: str) -> str:
+        # On a short text (a title, a path) the calls cost more than the scans, so one joined search
+        # decides whether any unconditional item can match; on a long one each item's own search is
+        # faster (the joined pattern loses each item's literal-prefix scan).
+        skip = len(folded) <= _SHORT and self.any_unconditional is not None \
+            and self.any_unconditional.search(folded) is None
+        tried = [] if skip else [*self.unconditional]
+        for literal in self.literals.found_in(folded):
+            tried += self.by_literal[literal]
+        best: re.Match[str] | None = None
+        best_key = (0, 0)
+        for position, pattern in tried:
+            found = pattern.search(folded)
+            if found and (best is None or (found.start(), position) < best_key):
+                best, best_key = found, (found.start(), position)
+        return best.group(0) if best else ""
 
 
-_Item = tuple[int, re.Pattern[str], int | None]  # (position in the list, compiled item, longest match)
-
-
-def _longest(pattern: re.Pattern[str]) -> int | None:
-    """The most characters a match of `pattern` can span; None when unbounded (`\\S+`, `.*`)."""
-    try:
-        longest = _re_parser.parse(pattern.pattern, pattern.flags).getwidth()[1]
-    except (re.error, RecursionError):
-        return None
-    return int(longest) if longest < _re_constants.MAXREPEAT else None
-
-
+_Item = tuple[int, re.Pattern[str]]  # (position in the list, compiled item)
 _SHORT = 400  # characters
 _BACKREFERENCE = re.compile(r"\\[1-9]|\(\?P=|\(\?\(")
 
@@ -119,53 +126,16 @@ def _any_of(patterns: list[re.Pattern[str]]) -> re.Pattern[str] | None:
 
 
 def find_phrase(text: str, items: Iterable[Any], regex: bool = False) -> str:
-    """The first phrase (or regex) of `items` found in `text`, as it appears there; '' when none."""
-    spec = prepared(items, "phrases", _Phrases)
-    if not spec.items or not text:
-        return ""
-    folded = fold(text)
-    if regex:
-        return _first_regex(folded, spec)
-    if not any(p in folded for p in spec.folded):
-        return ""  # a substring pre-filter: most pages contain none of the phrases
-    pattern = _pattern(spec.items, False)
-    found = pattern.search(folded) if pattern is not None else None
-    return found.group(0) if found else ""
-
-
-def _first_regex(folded: str, spec: _Phrases) -> str:
-    """Leftmost match of any regex item, the earlier item in list order on a tie of positions; an
-    item whose required literal is absent is skipped."""
-    present = _TEXT_LITERALS.found_in(folded, spec.literals) if spec.literals else ()
-    best: re.Match[str] | None = None
-    best_key = (0, 0)
-    # On a short text (a title, a path) the calls cost more than the scans, so one joined search
-    # decides whether any unconditional item can match; on a long one each item's own search is
-    # faster (the joined pattern loses each item's literal-prefix scan).
-    skip = len(folded) <= _SHORT and spec.any_unconditional is not None \
-        and spec.any_unconditional.search(folded) is None
-    # Every match of a literal's item holds the literal, so none starts more than the item's longest
-    # match before the literal's first occurrence: the search starts there, not at the text's start
-    # (a quarter of the CPU on 5 KB texts). Lookbehinds and `^` still see the whole text. ASCII
-    # only: there IGNORECASE matches a literal's letters exactly as the fold wrote them.
-    plain = bool(present) and folded.isascii()
-    for literal in (*present,) if skip else (None, *present):
-        first = folded.find(literal) if plain and literal is not None else -1
-        for position, pattern, longest in spec.unconditional if literal is None else spec.by_literal[literal]:
-            found = pattern.search(folded, max(0, first - longest)) if first > 0 and longest is not None \
-                else pattern.search(folded)
-            if found and (best is None or (found.start(), position) < best_key):
-                best, best_key = found, (found.start(), position)
-    return best.group(0) if best else ""
-
-
-_META = set("()[]{}|?*+^$.\\")
+    """The first phrase (or regex) of `items` found in `text`, as it appears there; '' when none.
+    Compiles `items` on every call: rules compile theirs once, in `prepare` (see `Lists`)."""
+    return Phrases(items, regex).first(text)
 
 
 @lru_cache(maxsize=4096)
 def required_literal(regex: str) -> str:
     """The longest run of plain characters outside any group that every match must contain
-    (folded); '' when there is none of at least three characters."""
+    (folded); '' when there is none of at least three characters. Reads the pattern's text with a
+    small scanner (no private `re` internals): anything it does not understand ends a run."""
     runs: list[str] = []
     run, depth, i = "", 0, 0
     while i < len(regex):
@@ -204,18 +174,21 @@ def _end(runs: list[str], run: str) -> str:
     return ""
 
 
+class Markers:
+    """Raw markup markers (case-insensitive substrings), in list order; `first(markup)` finds one."""
+
+    def __init__(self, items: Iterable[Any]) -> None:
+        self.pairs = tuple((str(m), str(m).lower()) for m in items if str(m))
+        self.literals = Literals(low for _, low in self.pairs)
+
+    def first(self, markup: str) -> str:
+        present = self.literals.found_in(lower(markup or "")) if self.pairs else frozenset()
+        return next((m for m, low in self.pairs if low in present), "") if present else ""
+
+
 def find_marker(markup: str, items: Iterable[Any]) -> str:
-    """The first raw substring marker of `items` in markup (case-insensitive)."""
-    lowered = lower(markup or "")
-    markers, lows = prepared(items, "markers", _markers)
-    present = _MARKUP_LITERALS.found_in(lowered, lows) if lows else lows
-    return next((m for m, low in markers if low in present), "") if present else ""
-
-
-def _markers(items: Iterable[Any]) -> tuple[list[tuple[str, str]], frozenset[str]]:
-    """(marker, lowered marker) pairs in list order, and the set of lowered markers."""
-    pairs = [(str(m), str(m).lower()) for m in items if str(m)]
-    return pairs, frozenset(low for _, low in pairs)
+    """The first raw substring marker of `items` in markup (case-insensitive); compiles `items`."""
+    return Markers(items).first(markup)
 
 
 @lru_cache(maxsize=16)  # several rules look for markers in the same page's markup
@@ -224,27 +197,35 @@ def lower(text: str) -> str:
     return text.lower()
 
 
-def lowered_items(items: Iterable[Any]) -> tuple[str, ...]:
-    """`str(i).lower()` of each item, in order, once per list (see `prepared`)."""
-    return prepared(items, "lowered", lambda found: tuple(str(i).lower() for i in found))
+def pack_items(options: Mapping[str, Any], key: str) -> tuple[Any, ...]:
+    """`options['pack'][key]` plus the rule's own `extra_<key>` option."""
+    return (*options.get("pack", {}).get(key, []), *options.get(f"extra_{key}", []))
 
 
-def pack_list(options: Mapping[str, Any], key: str) -> tuple[Any, ...]:
-    """`options['pack'][key]` plus the rule's own `extra_<key>` option (one tuple per configuration,
-    so what is derived from it is derived once)."""
-    # `prepared` inlined: rules ask some 55,000 times per 5,000 pages (the same contract and bound)
-    slot = (id(options), key)
-    entry = _PACK_LISTS.get(slot)
-    if entry is not None and entry[0] is options:
-        return entry[1]
-    found = (*options.get("pack", {}).get(key, []), *options.get(f"extra_{key}", []))
-    if len(_PACK_LISTS) >= 512:
-        _PACK_LISTS.clear()
-    _PACK_LISTS[slot] = (options, found)
-    return found
+@dataclass(frozen=True)
+class Lists:
+    """A page rule's pack lists, compiled once by its `prepare(options)` and handed to `check`:
+    regex phrase lists (searched in folded text), raw markup markers, and lowered plain items."""
 
+    phrases: Mapping[str, Phrases]
+    markers: Mapping[str, Markers]
+    lowered: Mapping[str, tuple[str, ...]]
 
-_PACK_LISTS: dict[tuple[int, str], tuple[Mapping[str, Any], tuple[Any, ...]]] = {}
+    @classmethod
+    def of(cls, options: Mapping[str, Any], phrases: Iterable[str] = (), markers: Iterable[str] = (),
+           lowered: Iterable[str] = ()) -> Lists:
+        """Each named list as `pack[key]` plus the `extra_<key>` option."""
+        return cls({key: Phrases(pack_items(options, key)) for key in phrases},
+                   {key: Markers(pack_items(options, key)) for key in markers},
+                   {key: tuple(str(i).lower() for i in pack_items(options, key)) for key in lowered})
+
+    def find(self, key: str, text: str) -> str:
+        """The first item of regex list `key` in `text`; '' when none."""
+        return self.phrases[key].first(text)
+
+    def marker(self, key: str, markup: str) -> str:
+        """The first marker of list `key` in `markup`; '' when none."""
+        return self.markers[key].first(markup)
 
 
 def content_type(page: Page) -> str:

@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from citecheck.checks._page import emit, find_marker, find_phrase, pack_list
+from citecheck.checks._page import Lists, Markers, emit
 from citecheck.models import Hit, Page
 
 if TYPE_CHECKING:
@@ -45,21 +45,29 @@ _INLINE = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>(.*?)(?:</script>|$)", re.IGN
 _ERRORS = {"challenge": "fetcher saw a challenge", "rate-limited": "rate-limited past the Retry-After cap"}
 
 
-def challenge_markers(page: Page, options: Mapping[str, Any]) -> list[str]:
+def prepare(options: Mapping[str, Any]) -> Lists:
+    lists = Lists.of(options, phrases=("titles", "phrases"), markers=("markup",))
+    # weak markers come from the pack only (no extra_ option)
+    return Lists(lists.phrases, {**lists.markers, "weak_markup": Markers(options.get("pack", {}).get("weak_markup", []))},
+                 lists.lowered)
+
+
+def challenge_markers(page: Page, options: Mapping[str, Any], prepared: Lists | None = None) -> list[str]:
     """What on the page itself shows a challenge (headers, title, text, markup); status aside."""
     pack = options.get("pack", {})
+    lists = prepared or prepare(options)
     found = [f"{name}: {page.headers[name]}" for name, value in pack.get("headers", {}).items()
              if name in page.headers and str(value).lower() in page.headers[name].lower()]
-    title = find_phrase(page.title, pack_list(options, "titles"), regex=True)
+    title = lists.find("titles", page.title)
     found += [f"title {page.title!r}"] if title else []
     text = page.text_sample or ""
     if len(text) <= int(options.get("short_text", 3000)):
-        phrase = find_phrase(text, pack_list(options, "phrases"), regex=True)
+        phrase = lists.find("phrases", text)
         found += [f"text {phrase!r}"] if phrase else []
-    marker = find_marker(page.html_sample, pack_list(options, "markup"))
+    marker = lists.marker("markup", page.html_sample)
     found += [f"markup {marker!r}"] if marker else []
     empty = len(text.strip()) < int(options.get("empty_text", 200))
-    weak = find_marker(page.html_sample, pack.get("weak_markup", [])) if (empty or page.status in (403, 429, 503)) \
+    weak = lists.marker("weak_markup", page.html_sample) if (empty or page.status in (403, 429, 503)) \
         and not found else ""
     found += [f"script {weak!r} on an empty page"] if weak else []
     if not found and empty and not page.title.strip() and inline_script_share(page.html_sample) >= 0.8:
@@ -74,9 +82,9 @@ def inline_script_share(markup: str) -> float:
     return sum(len(m.group(1)) for m in _INLINE.finditer(markup)) / len(markup)
 
 
-def evidence(page: Page, options: Mapping[str, Any]) -> list[str]:
+def evidence(page: Page, options: Mapping[str, Any], prepared: Lists | None = None) -> list[str]:
     """Every reason to treat this fetch as a challenge or block."""
-    found = challenge_markers(page, options)
+    found = challenge_markers(page, options, prepared)
     blocked = [int(s) for s in options.get("blocked_statuses", [])]
     if page.status in blocked:
         found.insert(0, f"HTTP {page.status}")
@@ -85,8 +93,8 @@ def evidence(page: Page, options: Mapping[str, Any]) -> list[str]:
     return found
 
 
-def check(fetched: Fetched, options: Mapping[str, Any]) -> Iterator[Hit]:
-    found = evidence(fetched.page, options)
+def check(fetched: Fetched, options: Mapping[str, Any], prepared: Lists | None = None) -> Iterator[Hit]:
+    found = evidence(fetched.page, options, prepared)
     if found:
         what = "blocked" if found == [f"HTTP {fetched.page.status}"] else "bot challenge"
         yield emit(fetched, f"{what} instead of the page: unverifiable, not dead (check it in a browser)",

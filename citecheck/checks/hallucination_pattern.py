@@ -25,8 +25,6 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from citecheck.checks._prefilter import may_match, pack_literals
-from citecheck.checks._prepared import prepared
 from citecheck.checks.unsupported_scheme import CITEABLE, scheme_of
 from citecheck.models import Hit, Link
 from citecheck.urls import url_host
@@ -59,8 +57,8 @@ def as_date(value: Any) -> dt.date:
     return dt.date.today()
 
 
-class _Pack:
-    """The `placeholder` pack's URL patterns and DOI lists, compiled once per pack."""
+class Pack:
+    """The `placeholder` pack's URL patterns and DOI lists, compiled once (by `prepare`)."""
 
     def __init__(self, pack: Mapping[str, Any]) -> None:
         entries = list(pack.get("url_patterns", []))
@@ -68,26 +66,29 @@ class _Pack:
         scoped = [f"(?i:{p[4:]})" if p.startswith("(?i)") else p for p in (str(e["pattern"]) for e in entries)]
         # one alternation: most URLs match none, so one search settles them
         self.any = re.compile("|".join(f"(?:{p})" for p in scoped)) if scoped else None
-        self.literals = pack_literals(str(e["pattern"]) for e in entries)
         self.doi_hosts = tuple(str(h).lower() for h in pack.get("doi_hosts", []))
         self.doi_routes = frozenset(str(r).lower() for r in pack.get("doi_routes", []))
 
     def signals(self, rest: str) -> list[str]:
-        if self.any is None or not may_match(self.literals, rest.casefold()) or not self.any.search(rest):
+        if self.any is None or not self.any.search(rest):
             return []
         return [f"{label} {m.group(0)!r}" for label, rx in self.patterns for m in [rx.search(rest)] if m]
 
 
-def hallucination_signals(url: str, pack: Mapping[str, Any], today: dt.date,
+def prepare(options: Mapping[str, Any]) -> Pack:
+    return Pack(options.get("pack", {}))
+
+
+def hallucination_signals(url: str, pack: Mapping[str, Any] | Pack, today: dt.date,
                           doi_hosts: tuple[str, ...] = ()) -> list[str]:
-    """Every invented-URL signal in an http(s) URL, as short evidence strings."""
+    """Every invented-URL signal in an http(s) URL (`pack` raw or as `prepare` built it)."""
     if scheme_of(url) not in CITEABLE:
         return []
     try:
         parts = urlsplit(url.strip())
     except ValueError:
         return []
-    compiled = prepared(pack, ID, _Pack)
+    compiled = pack if isinstance(pack, Pack) else Pack(pack)
     host = url_host(url)
     path = unquote(parts.path)
     rest = unquote("".join((parts.netloc, parts.path, "?" + parts.query if parts.query else "",
@@ -98,7 +99,7 @@ def hallucination_signals(url: str, pack: Mapping[str, Any], today: dt.date,
     return signals
 
 
-def _doi_signal(host: str, path: str, pack: _Pack, extra: tuple[str, ...]) -> list[str]:
+def _doi_signal(host: str, path: str, pack: Pack, extra: tuple[str, ...]) -> list[str]:
     if "10." not in path:
         return []
     m = _DOI_RE.search(path)
@@ -132,8 +133,8 @@ def _date_signals(path: str, today: dt.date) -> list[str]:
     return found
 
 
-def check(link: Link, options: Mapping[str, Any]) -> Iterator[Hit]:
-    signals = hallucination_signals(link.url, options.get("pack", {}), as_date(options.get("today")),
+def check(link: Link, options: Mapping[str, Any], prepared: Pack | None = None) -> Iterator[Hit]:
+    signals = hallucination_signals(link.url, prepared or prepare(options), as_date(options.get("today")),
                                     tuple(options.get("doi_hosts", [])))
     if signals:
         yield Hit(f"URL looks invented: {'; '.join(signals)}", link.location, link.url, evidence=signals[0])

@@ -20,8 +20,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from citecheck.checks._page import emit
+from citecheck.checks._page import Lists, emit
 from citecheck.checks.bot_challenge import challenge_markers
+from citecheck.checks.bot_challenge import prepare as challenge_lists
 from citecheck.models import Hit, Page
 
 if TYPE_CHECKING:
@@ -51,10 +52,15 @@ def dead_status(page: Page, options: Mapping[str, Any]) -> str:
     return f"HTTP {status}: {_REASONS.get(status, 'client error')}"
 
 
-def check(fetched: Fetched, options: Mapping[str, Any]) -> Iterator[Hit]:
+def prepare(options: Mapping[str, Any]) -> Lists:
+    """The challenge markers H006 would see (a challenge page is never a dead one)."""
+    return challenge_lists(options)
+
+
+def check(fetched: Fetched, options: Mapping[str, Any], prepared: Lists | None = None) -> Iterator[Hit]:
     page = fetched.page
     reason = dead_status(page, options)
-    if not reason or challenge_markers(page, options):
+    if not reason or challenge_markers(page, options, prepared):
         return
     where = f" (after redirect to {page.final_url})" if page.final_url and page.final_url != page.url else ""
     evidence = f"{page.status} {page.title}".strip()

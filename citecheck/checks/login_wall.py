@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from citecheck.checks._match import slug_words
-from citecheck.checks._page import emit, find_phrase, fold, lower, lowered_items, pack_list
+from citecheck.checks._page import Lists, emit, fold, lower
 from citecheck.models import Hit, Page
 from citecheck.urls import host_of
 
@@ -56,6 +56,11 @@ OPTIONS = {"auth_statuses": "statuses that mean authentication is required",
            "extra_phrases": "more sign-in notice regexes", "extra_consent_hosts": "more consent host prefixes"}
 
 
+def prepare(options: Mapping[str, Any]) -> Lists:
+    return Lists.of(options, phrases=("paths", "titles", "phrases", "auth_words", "form_words", "consent_titles",
+                                      "consent_phrases"), lowered=("consent_hosts", "return_params"))
+
+
 _PASSWORD = re.compile(r"""<input[^>]*\btype\s*=\s*["']?password\b""")
 
 
@@ -67,7 +72,7 @@ def _path_query(url: str) -> str:
     return f"{parts.path}?{parts.query}".lower()
 
 
-def _returns_to(final: str, original: str, options: Mapping[str, Any]) -> str:
+def _returns_to(final: str, original: str, lists: Lists) -> str:
     """The return parameter of `final` that brings the reader back to `original` ('' when none)."""
     try:
         want = urlsplit(original).path.rstrip("/")
@@ -76,7 +81,7 @@ def _returns_to(final: str, original: str, options: Mapping[str, Any]) -> str:
         return ""
     if len(want) < 2:
         return ""  # a site root comes back from anywhere
-    names = set(lowered_items(pack_list(options, "return_params")))
+    names = set(lists.lowered["return_params"])
     for name, value in query:
         if name.lower() in names and want in unquote(value):
             return name
@@ -91,62 +96,62 @@ def _mentions_slug(page: Page) -> bool:
     return any(w in haystack for w in words)
 
 
-def redirect_evidence(page: Page, options: Mapping[str, Any], has_password: bool) -> list[str]:
+def redirect_evidence(page: Page, lists: Lists, has_password: bool) -> list[str]:
     """A redirect of the cited URL to a sign-in step."""
-    paths = pack_list(options, "paths")
     final = page.final_url or page.url
-    if final == page.url or find_phrase(_path_query(page.url), paths, regex=True):
+    if final == page.url or lists.find("paths", _path_query(page.url)):
         return []  # not redirected, or the cited URL is a sign-in page itself
-    if find_phrase(_path_query(final), paths, regex=True):
+    if lists.find("paths", _path_query(final)):
         return [f"redirected to the sign-in page {final}"]
-    back = _returns_to(final, page.url, options)
-    signs_in = has_password or find_phrase(page.title, pack_list(options, "titles"), regex=True) \
-        or find_phrase(urlsplit(final).path.lower(), pack_list(options, "auth_words"), regex=True)
+    back = _returns_to(final, page.url, lists)
+    signs_in = has_password or lists.find("titles", page.title) \
+        or lists.find("auth_words", urlsplit(final).path.lower())
     return [f"redirected to a sign-in step that returns to the cited page ({back}=…): {final}"] \
         if back and signs_in else []
 
 
-def sign_in_evidence(page: Page, options: Mapping[str, Any]) -> list[str]:
+def sign_in_evidence(page: Page, options: Mapping[str, Any], lists: Lists) -> list[str]:
     if page.status in {int(s) for s in options.get("auth_statuses", [])}:
         return [f"HTTP {page.status}"]
     has_password = _PASSWORD.search(lower(page.html_sample or "")) is not None
-    redirected = redirect_evidence(page, options, has_password)
+    redirected = redirect_evidence(page, lists, has_password)
     if redirected:
         return redirected
     chars = len(page.text_sample or "")
     short = chars <= int(options.get("short_text", 1500))
-    title = find_phrase(page.title, pack_list(options, "titles"), regex=True)
+    title = lists.find("titles", page.title)
     if title and (short or has_password):
         return [f"sign-in title {page.title!r}"]
     if has_password and chars <= int(options.get("form_text", 600)) and not _mentions_slug(page):
-        words = find_phrase(page.text_sample, pack_list(options, "form_words"), regex=True)
+        words = lists.find("form_words", page.text_sample)
         if words:
             return [f"the page is a sign-in form (a password field, {words!r}, {chars} characters of text)"]
-    notice = find_phrase(page.text_sample, pack_list(options, "phrases"), regex=True) if short else ""
+    notice = lists.find("phrases", page.text_sample) if short else ""
     return [f"text {notice!r}"] if notice else []
 
 
-def consent_evidence(page: Page, options: Mapping[str, Any]) -> list[str]:
+def consent_evidence(page: Page, options: Mapping[str, Any], lists: Lists) -> list[str]:
     host = host_of(page.final_url or page.url)
-    if host.startswith(lowered_items(pack_list(options, "consent_hosts"))):
+    if host.startswith(lists.lowered["consent_hosts"]):
         return [f"consent host {host}"]
-    if find_phrase(page.title, pack_list(options, "consent_titles"), regex=True):
+    if lists.find("consent_titles", page.title):
         return [f"consent title {page.title!r}"]
     short = len(page.text_sample or "") <= int(options.get("consent_text", 4000))
-    phrase = find_phrase(page.text_sample, pack_list(options, "consent_phrases"), regex=True) if short else ""
+    phrase = lists.find("consent_phrases", page.text_sample) if short else ""
     return [f"consent text {phrase!r}"] if phrase else []
 
 
-def check(fetched: Fetched, options: Mapping[str, Any]) -> Iterator[Hit]:
+def check(fetched: Fetched, options: Mapping[str, Any], prepared: Lists | None = None) -> Iterator[Hit]:
     page = fetched.page
+    lists = prepared or prepare(options)
     auth = {int(s) for s in options.get("auth_statuses", [])}
     failed = page.status is not None and page.status >= 400 and page.status not in auth
     if failed or page.outcome.value in ("excluded", "unsupported", "error"):
         return  # a 404 or a block is H001's or H006's finding, not a wall
-    sign_in = sign_in_evidence(page, options)
+    sign_in = sign_in_evidence(page, options, lists)
     if sign_in:
         yield emit(fetched, "login wall: the content needs an account, unverifiable", "; ".join(sign_in))
         return
-    consent = consent_evidence(page, options)
+    consent = consent_evidence(page, options, lists)
     if consent:
         yield emit(fetched, "consent wall: an interstitial hides the content, unverifiable", "; ".join(consent))

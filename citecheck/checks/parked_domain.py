@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from citecheck.checks._page import emit, find_marker, find_phrase, lowered_items, pack_list
+from citecheck.checks._page import Lists, emit
 from citecheck.models import Hit, Page
 from citecheck.urls import host_of, registrable_domain
 
@@ -38,24 +38,29 @@ OPTIONS = {"short_text": "for-sale notices count on pages with at most this much
            "extra_hosts": "more domain-marketplace domains"}
 
 
-def evidence(page: Page, options: Mapping[str, Any]) -> list[str]:
+def prepare(options: Mapping[str, Any]) -> Lists:
+    return Lists.of(options, phrases=("phrases",), markers=("markup",), lowered=("hosts",))
+
+
+def evidence(page: Page, options: Mapping[str, Any], prepared: Lists | None = None) -> list[str]:
     """Why the domain looks parked; empty when it does not."""
+    lists = prepared or prepare(options)
     final = page.final_url or page.url
     market = registrable_domain(host_of(final))
-    if market in lowered_items(pack_list(options, "hosts")) and market != registrable_domain(host_of(page.url)):
+    if market in lists.lowered["hosts"] and market != registrable_domain(host_of(page.url)):
         return [f"redirected to the domain marketplace {market}"]
     if page.status is not None and page.status >= 400:
         return []
-    marker = find_marker(page.html_sample, pack_list(options, "markup"))
+    marker = lists.marker("markup", page.html_sample)
     if marker:
         return [f"parking markup {marker!r}"]
     if len(page.text_sample or "") > int(options.get("short_text", 1000)):
         return []
-    notice = find_phrase(f"{page.title}\n{page.text_sample}", pack_list(options, "phrases"), regex=True)
+    notice = lists.find("phrases", f"{page.title}\n{page.text_sample}")
     return [f"text {notice!r}"] if notice else []
 
 
-def check(fetched: Fetched, options: Mapping[str, Any]) -> Iterator[Hit]:
-    found = evidence(fetched.page, options)
+def check(fetched: Fetched, options: Mapping[str, Any], prepared: Lists | None = None) -> Iterator[Hit]:
+    found = evidence(fetched.page, options, prepared)
     if found:
         yield emit(fetched, "parked domain: the site is gone, the domain is parked or for sale", "; ".join(found))

@@ -34,7 +34,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from citecheck.checks._page import answered, emit, find_phrase, is_html, pack_list
+from citecheck.checks._page import Lists, answered, emit, is_html
 from citecheck.models import Finding, Hit, Page
 
 if TYPE_CHECKING:
@@ -59,26 +59,31 @@ _MESSAGES = {"hard": "paywall (hard): only a teaser is readable, the cited text 
 _ACCESS = re.compile(r"^access=(hard|metered|registration);")
 
 
-def wall(page: Page, options: Mapping[str, Any]) -> tuple[str, list[str]]:
+def prepare(options: Mapping[str, Any]) -> Lists:
+    return Lists.of(options, phrases=("metered", "registration", "phrases", "labels"))
+
+
+def wall(page: Page, options: Mapping[str, Any], prepared: Lists | None = None) -> tuple[str, list[str]]:
     """(kind, evidence) of the page's wall; ('', []) when there is none."""
     if not answered(page) or not is_html(page):
         return "", []
+    lists = prepared or prepare(options)
     text = page.text_sample
     # a meter or registration notice says the text was served and the wall stands in the reader's
     # way; it wins over the subscribe prompt such walls also show
     for kind, key in (("metered", "metered"), ("registration", "registration"), ("hard", "phrases")):
-        notice = find_phrase(text, pack_list(options, key), regex=True)
+        notice = lists.find(key, text)
         if notice:
             return kind, [f"text {notice!r}"]
     if page.meta.get("ld:isaccessibleforfree", "").lower() != "false":
         return "", []
-    label = find_phrase(f"{page.title}\n{text}", pack_list(options, "labels"), regex=True)
+    label = lists.find("labels", f"{page.title}\n{text}")
     return ("hard", ["JSON-LD isAccessibleForFree=false", f"label {label!r}"]) if label else ("", [])
 
 
-def evidence(page: Page, options: Mapping[str, Any]) -> list[str]:
+def evidence(page: Page, options: Mapping[str, Any], prepared: Lists | None = None) -> list[str]:
     """Why the page is paywalled, its kind first (`access=<kind>`); empty when it is not."""
-    kind, found = wall(page, options)
+    kind, found = wall(page, options, prepared)
     return [f"access={kind}", *found] if kind else []
 
 
@@ -88,8 +93,8 @@ def access_of(finding: Finding) -> str:
     return found.group(1) if found else ""
 
 
-def check(fetched: Fetched, options: Mapping[str, Any]) -> Iterator[Hit]:
-    kind, found = wall(fetched.page, options)
+def check(fetched: Fetched, options: Mapping[str, Any], prepared: Lists | None = None) -> Iterator[Hit]:
+    kind, found = wall(fetched.page, options, prepared)
     if kind:
         severity = options.get("severity_hard" if kind == "hard" else "severity_gated", "warning")
         yield emit(fetched, _MESSAGES[kind], "; ".join([f"access={kind}", *found]), severity=str(severity))

@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from citecheck.checks._prepared import PerHost, prepared
 from citecheck.models import Hit, Link
 from citecheck.urls import host_of
 
@@ -31,11 +30,32 @@ DEFAULTS: dict[str, Any] = {"extra_domains": [], "allow": []}
 OPTIONS = {"extra_domains": "more domains to treat as placeholders", "allow": "domains never to flag"}
 
 
+class PerHost:
+    """A per-configuration judge of hosts, `judge(host) -> str`, memoised per host (memos cite few
+    hosts many times). Built by a rule's `prepare`; the memo lives and dies with it."""
+
+    LIMIT = 65536
+
+    def __init__(self) -> None:
+        self._memo: dict[str, str] = {}
+
+    def judge(self, host: str) -> str:
+        raise NotImplementedError
+
+    def __call__(self, host: str) -> str:
+        found = self._memo.get(host)
+        if found is None:
+            if len(self._memo) >= self.LIMIT:
+                self._memo.clear()
+            found = self._memo[host] = self.judge(host)
+        return found
+
+
 class PlaceholderMatcher(PerHost):
     """A host → the reserved name or pack entry it falls under ('' for none), memoised per host."""
 
     def __init__(self, reserved: frozenset[str], domains: frozenset[str], allow: frozenset[str]) -> None:
-        super().__init__(self.judge)
+        super().__init__()
         self.reserved, self.domains, self.allow = reserved, domains, allow
 
     def judge(self, host: str) -> str:
@@ -48,26 +68,22 @@ class PlaceholderMatcher(PerHost):
         return next((name for name in chain if name in self.domains), "")
 
 
-def matcher_for(options: Mapping[str, Any]) -> PlaceholderMatcher:
-    """The matcher for U001's options: the pack plus `extra_domains`, minus `allow`."""
-    return prepared(options, ID, _build)
-
-
 def pack_matcher(pack: Mapping[str, Any]) -> PlaceholderMatcher:
-    """The matcher for a bare `placeholder` pack (what U007 and C005 defer to)."""
-    return prepared(pack, "placeholder-pack", lambda p: _build({"pack": p}))
+    """The matcher for a bare `placeholder` pack (what U007 and C005 defer to; build it in `prepare`)."""
+    return prepare({"pack": pack})
 
 
-def _build(options: Mapping[str, Any]) -> PlaceholderMatcher:
+def prepare(options: Mapping[str, Any]) -> PlaceholderMatcher:
+    """The matcher for U001's options: the pack plus `extra_domains`, minus `allow`."""
     pack = options.get("pack", {})
     return PlaceholderMatcher(_lowered(pack.get("reserved_suffixes", [])),
                               _lowered([*pack.get("domains", []), *options.get("extra_domains", [])]),
                               _lowered(options.get("allow", [])))
 
 
-def placeholder_match(host: str, options: Mapping[str, Any]) -> str:
+def placeholder_match(host: str, options: Mapping[str, Any], prepared: PlaceholderMatcher | None = None) -> str:
     """The reserved name or pack entry `host` falls under, or ''."""
-    return matcher_for(options)(host)
+    return (prepared or prepare(options))(host)
 
 
 def _lowered(names: Iterable[Any]) -> frozenset[str]:
@@ -79,9 +95,9 @@ def _suffix_chain(host: str) -> list[str]:
     return [".".join(labels[i:]) for i in range(len(labels))]
 
 
-def check(link: Link, options: Mapping[str, Any]) -> Iterator[Hit]:
+def check(link: Link, options: Mapping[str, Any], prepared: PlaceholderMatcher | None = None) -> Iterator[Hit]:
     host = host_of(link.url)
-    matched = placeholder_match(host, options)
+    matched = placeholder_match(host, options, prepared)
     if matched:
         yield Hit(f"placeholder domain {host!r}: no real source lives on a reserved name", link.location, link.url,
                   evidence=matched)

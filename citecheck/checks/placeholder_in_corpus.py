@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 
+from citecheck.checks import hallucination_pattern
 from citecheck.checks.hallucination_pattern import as_date, hallucination_signals
 from citecheck.checks.malformed_url import malformed_reason
-from citecheck.checks.placeholder_domain import pack_matcher
+from citecheck.checks.placeholder_domain import PlaceholderMatcher, pack_matcher
 from citecheck.checks.private_address import private_reason
 from citecheck.checks.schema import record_location
 from citecheck.models import Corpus, Hit, Source
@@ -37,9 +39,22 @@ DEFAULTS: dict[str, Any] = {"today": None}
 OPTIONS = {"today": "date that counts as today for U005's future-date check (YYYY-MM-DD)"}
 
 
-def url_problems(url: str, pack: Mapping[str, Any], today: dt.date) -> Iterator[tuple[str, str]]:
+@dataclass(frozen=True)
+class Prepared:
+    """U001's matcher and U005's patterns for the `placeholder` pack, built once by `prepare`."""
+
+    domains: PlaceholderMatcher
+    patterns: hallucination_pattern.Pack
+
+
+def prepare(options: Mapping[str, Any]) -> Prepared:
+    pack = options.get("pack", {})
+    return Prepared(pack_matcher(pack), hallucination_pattern.Pack(pack))
+
+
+def url_problems(url: str, prepared: Prepared, today: dt.date) -> Iterator[tuple[str, str]]:
     """(rule, problem) for each U001/U002/U004/U005 check `url` fails."""
-    placeholder = pack_matcher(pack)(host_of(url))
+    placeholder = prepared.domains(host_of(url))
     if placeholder:
         yield "U001", f"placeholder domain {placeholder!r}"
     malformed = malformed_reason(url)
@@ -48,7 +63,7 @@ def url_problems(url: str, pack: Mapping[str, Any], today: dt.date) -> Iterator[
     address, private = private_reason(url)
     if private:
         yield "U004", f"{private} address {address}"
-    signals = hallucination_signals(url, pack, today)
+    signals = hallucination_signals(url, prepared.patterns, today)
     if signals:
         yield "U005", f"looks invented: {'; '.join(signals)}"
 
@@ -62,10 +77,10 @@ def _urls(source: Source) -> list[tuple[str, str]]:
     return [(field, url) for url, field in seen.items()]
 
 
-def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Hit]:
-    pack, today = options.get("pack", {}), as_date(options.get("today"))
+def check(corpus: Corpus, options: Mapping[str, Any], prepared: Prepared | None = None) -> Iterator[Hit]:
+    prepared, today = prepared or prepare(options), as_date(options.get("today"))
     for index, source in enumerate(corpus.sources):
         for field, url in _urls(source):
-            for rule, problem in url_problems(url, pack, today):
+            for rule, problem in url_problems(url, prepared, today):
                 yield Hit(f"{source.id or 'entry'} {field}: {problem} (as {rule} would report)",
                           record_location(corpus, index), url, evidence=rule)

@@ -34,22 +34,14 @@ Passing example (200 with the review, title "Yi 4K Action Camera Review"):
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from rapidfuzz import fuzz
 
-from citecheck.checks._match import content_words, match, slug_words
-from citecheck.checks._page import (
-    answered,
-    emit,
-    find_phrase,
-    is_deep,
-    is_html,
-    is_root,
-    pack_list,
-    path_segments,
-)
+from citecheck.checks._match import content_words, match, slug_words, stopset
+from citecheck.checks._page import Lists, answered, emit, is_deep, is_html, is_root, pack_items, path_segments
 from citecheck.models import Hit, Page
 from citecheck.support.shape import page_shape
 from citecheck.urls import registrable_domain
@@ -82,6 +74,21 @@ OPTIONS = {"min_score": "report when the signal weights add up to this (strong =
 Signal = tuple[str, str]  # (name, evidence)
 
 
+@dataclass(frozen=True)
+class Prepared:
+    """The pack, compiled once per configuration: title and phrase regexes, sink paths, stopwords."""
+
+    lists: Lists
+    sinks: frozenset[str]
+    stopwords: frozenset[str]
+
+
+def prepare(options: Mapping[str, Any]) -> Prepared:
+    return Prepared(Lists.of(options, phrases=("titles", "phrases")),
+                    frozenset(str(s).rstrip("/").lower() for s in pack_items(options, "sink_paths")),
+                    stopset(options.get("pack", {}).get("stopwords", [])))
+
+
 def _path(url: str) -> str:
     try:
         return urlsplit(url).path.rstrip("/").lower() or "/"
@@ -89,24 +96,23 @@ def _path(url: str) -> str:
         return "/"
 
 
-def content_signals(page: Page, options: Mapping[str, Any]) -> list[Signal]:
-    title = find_phrase(page.title, pack_list(options, "titles"), regex=True)
+def content_signals(page: Page, options: Mapping[str, Any], prepared: Prepared) -> list[Signal]:
+    title = prepared.lists.find("titles", page.title)
     out: list[Signal] = [("title", f"title {page.title!r}")] if title else []
-    phrase = find_phrase(page.text_sample, pack_list(options, "phrases"), regex=True)
+    phrase = prepared.lists.find("phrases", page.text_sample)
     if phrase:
         short = len(page.text_sample) <= int(options.get("short_text", 1500))
         out.append(("phrase-short-page" if short else "phrase", f"text {phrase!r}"))
     return out
 
 
-def redirect_signals(page: Page, options: Mapping[str, Any]) -> list[Signal]:
+def redirect_signals(page: Page, prepared: Prepared) -> list[Signal]:
     final = page.final_url or page.url
     if not is_deep(page.url) or final == page.url:
         return _canonical_signal(page)
-    sinks = {s.rstrip("/").lower() for s in pack_list(options, "sink_paths")}
     if is_root(final):
         return [("redirect-root", f"redirected to the home page {final}")]
-    if _path(final) in sinks:
+    if _path(final) in prepared.sinks:
         return [("redirect-sink", f"redirected to {final}")]
     if _is_ancestor(final, page.url):
         return [("redirect-section", f"redirected up to {final}")]
@@ -153,8 +159,8 @@ def sibling_signals(page: Page, options: Mapping[str, Any]) -> list[Signal]:
     return []
 
 
-def slug_signals(page: Page, options: Mapping[str, Any]) -> list[Signal]:
-    wanted = content_words(slug_words(page.url), options.get("pack", {}).get("stopwords", []))
+def slug_signals(page: Page, options: Mapping[str, Any], prepared: Prepared) -> list[Signal]:
+    wanted = content_words(slug_words(page.url), prepared.stopwords)
     if len(wanted) < 2:
         return []
     found = match(wanted, page)
@@ -164,12 +170,13 @@ def slug_signals(page: Page, options: Mapping[str, Any]) -> list[Signal]:
     return []
 
 
-def signals(page: Page, options: Mapping[str, Any]) -> list[Signal]:
+def signals(page: Page, options: Mapping[str, Any], prepared: Prepared | None = None) -> list[Signal]:
     """Every soft-404 signal of an answered HTML page."""
     if not answered(page) or not is_html(page):
         return []
-    return [*content_signals(page, options), *redirect_signals(page, options), *sibling_signals(page, options),
-            *slug_signals(page, options)]
+    prepared = prepared or prepare(options)
+    return [*content_signals(page, options, prepared), *redirect_signals(page, prepared),
+            *sibling_signals(page, options), *slug_signals(page, options, prepared)]
 
 
 def is_shell(page: Page, options: Mapping[str, Any]) -> bool:
@@ -178,8 +185,8 @@ def is_shell(page: Page, options: Mapping[str, Any]) -> bool:
         and same_page(page)
 
 
-def check(fetched: Fetched, options: Mapping[str, Any]) -> Iterator[Hit]:
-    found = signals(fetched.page, options)
+def check(fetched: Fetched, options: Mapping[str, Any], prepared: Prepared | None = None) -> Iterator[Hit]:
+    found = signals(fetched.page, options, prepared)
     weights = {**WEIGHTS, **options.get("weights", {})}
     score = sum(int(weights.get(name, 1)) for name, _ in found)
     if found and score >= int(options.get("min_score", 2)):

@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from citecheck.checks._match import content_words, match, slug_words, words
-from citecheck.checks._page import answered, emit, fold, is_html
-from citecheck.checks._prepared import prepared
+from citecheck.checks._match import content_words, match, slug_words, stopset, words
+from citecheck.checks._page import answered, emit, fold, is_html, pack_items
 from citecheck.models import Hit, Link
 
 if TYPE_CHECKING:
@@ -46,28 +46,40 @@ OPTIONS = {"min_overlap": "share of link/slug words that the title must contain"
 _FOOTNOTE = re.compile(r"^\W*(\[?\^?\w{0,3}\d+\]?|\d+)\W*$")
 
 
-def link_words(link: Link, options: Mapping[str, Any]) -> list[str]:
+@dataclass(frozen=True)
+class Prepared:
+    """Generic link texts (folded) and stopwords, built once per configuration."""
+
+    generic: frozenset[str]
+    stopwords: frozenset[str]
+
+
+def prepare(options: Mapping[str, Any]) -> Prepared:
+    return Prepared(frozenset(fold(str(g)) for g in pack_items(options, "generic_link_text")),
+                    stopset(options.get("pack", {}).get("stopwords", [])))
+
+
+def link_words(link: Link, prepared: Prepared) -> list[str]:
     """Meaningful words of the link text; none when it is generic, a footnote mark or the URL itself."""
     text = fold(link.text)
-    generic = prepared(options, ID, lambda o: frozenset(fold(str(g)) for g in [
-        *o.get("pack", {}).get("generic_link_text", []), *o.get("extra_generic_link_text", [])]))
-    if not text or text in generic or _FOOTNOTE.match(text) or "://" in text or text.startswith("www."):
+    if not text or text in prepared.generic or _FOOTNOTE.match(text) or "://" in text or text.startswith("www."):
         return []
-    return content_words(words(text), options.get("pack", {}).get("stopwords", []))
+    return content_words(words(text), prepared.stopwords)
 
 
-def wanted_sets(link: Link, options: Mapping[str, Any]) -> list[list[str]]:
-    stop = options.get("pack", {}).get("stopwords", [])
+def wanted_sets(link: Link, options: Mapping[str, Any], prepared: Prepared | None = None) -> list[list[str]]:
+    prepared = prepared or prepare(options)
     least = int(options.get("min_words", 2))
-    sets = [link_words(link, options), content_words(slug_words(link.url, int(options.get("slug_min_words", 3))), stop)]
+    slug = slug_words(link.url, int(options.get("slug_min_words", 3)))
+    sets = [link_words(link, prepared), content_words(slug, prepared.stopwords)]
     return [s for s in sets if len(s) >= least]
 
 
-def check(fetched: Fetched, options: Mapping[str, Any]) -> Iterator[Hit]:
+def check(fetched: Fetched, options: Mapping[str, Any], prepared: Prepared | None = None) -> Iterator[Hit]:
     page = fetched.page
     if not answered(page) or not is_html(page) or not page.title.strip():
         return
-    sets = wanted_sets(fetched.link, options)
+    sets = wanted_sets(fetched.link, options, prepared)
     results = [match(w, page) for w in sets]
     if not results:
         return

@@ -19,9 +19,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from citecheck.checks._prepared import PerHost, prepared
 from citecheck.checks.malformed_url import has_authority, host_problem
-from citecheck.checks.placeholder_domain import pack_matcher
+from citecheck.checks.placeholder_domain import PerHost, pack_matcher
 from citecheck.models import Hit, Link
 from citecheck.netaddr import parse_ip
 from citecheck.urls import public_suffix, url_host
@@ -35,17 +34,16 @@ DEFAULTS: dict[str, Any] = {"allow": []}
 OPTIONS = {"allow": "suffixes to accept although the bundled list lacks them (e.g. [corp] for an intranet)"}
 
 
-def unknown_suffix(host: str, options: Mapping[str, Any]) -> str:
+def unknown_suffix(host: str, options: Mapping[str, Any], prepared: SuffixJudge | None = None) -> str:
     """The host's last label when its public suffix is unknown and no other rule owns it, else ''."""
-    judge = prepared(options, ID, _SuffixJudge)
-    return judge(host)
+    return (prepared or prepare(options))(host)
 
 
-class _SuffixJudge(PerHost):
+class SuffixJudge(PerHost):
     """`unknown_suffix` for one configuration, memoised per host."""
 
     def __init__(self, options: Mapping[str, Any]) -> None:
-        super().__init__(self.judge)
+        super().__init__()
         self.placeholder = pack_matcher(options.get("pack", {}))
         self.allowed = frozenset(str(s).lower().lstrip(".") for s in options.get("allow", []))
 
@@ -61,11 +59,15 @@ class _SuffixJudge(PerHost):
         return "" if public_suffix(host) else last
 
 
-def check(link: Link, options: Mapping[str, Any]) -> Iterator[Hit]:
+def prepare(options: Mapping[str, Any]) -> SuffixJudge:
+    return SuffixJudge(options)
+
+
+def check(link: Link, options: Mapping[str, Any], prepared: SuffixJudge | None = None) -> Iterator[Hit]:
     if not has_authority(link.url):
         return
     host = url_host(link.url)
-    suffix = unknown_suffix(host, options) if host else ""
+    suffix = unknown_suffix(host, options, prepared) if host else ""
     if suffix:
         yield Hit(f"host {host!r} ends in {suffix!r}, which is not a known public suffix", link.location,
                   link.url, evidence=suffix)

@@ -23,7 +23,6 @@ import unicodedata
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from citecheck.checks._prepared import prepared
 from citecheck.models import Document, Hit, Location
 
 ID = "M002"
@@ -74,7 +73,7 @@ def _front_matter_location(doc: Document, name: str, nested: bool) -> Location:
 
 def normalise(name: str, pack: Mapping[str, Any]) -> str:
     """Lower case, punctuation (except '.') to spaces, legal suffixes dropped."""
-    return _normalise(name, prepared(pack, ID, _Platforms).suffixes)
+    return _normalise(name, Platforms(pack).suffixes)
 
 
 def _normalise(name: str, suffixes: frozenset[str]) -> str:
@@ -85,7 +84,7 @@ def _normalise(name: str, suffixes: frozenset[str]) -> str:
     return " ".join(words)
 
 
-class _Platforms:
+class Platforms:
     """The pack's platform names, normalised and compiled once per pack."""
 
     def __init__(self, pack: Mapping[str, Any]) -> None:
@@ -97,11 +96,15 @@ class _Platforms:
                                  re.compile(rf"(?<!\w){re.escape(p_norm)}(?!\w)")))
 
 
-def watermark_match(name: str, pack: Mapping[str, Any], cutoff: float = 92, dominance: float = 0.75) -> str:
-    """The platform `name` equals or is dominated by, or ''."""
+def prepare(options: Mapping[str, Any]) -> Platforms:
+    return Platforms(options.get("pack", {}))
+
+
+def watermark_match(name: str, pack: Mapping[str, Any] | Platforms, cutoff: float = 92, dominance: float = 0.75) -> str:
+    """The platform `name` equals or is dominated by (`pack` raw or as `prepare` built it), or ''."""
     from rapidfuzz import fuzz  # only when the memo names a company
 
-    platforms = prepared(pack, ID, _Platforms)
+    platforms = pack if isinstance(pack, Platforms) else Platforms(pack)
     norm = _normalise(name, platforms.suffixes)
     compact = norm.replace(" ", "")
     if not compact:
@@ -116,12 +119,12 @@ def watermark_match(name: str, pack: Mapping[str, Any], cutoff: float = 92, domi
     return best if covered / len(compact) >= dominance else ""
 
 
-def check(memo: Any, options: Mapping[str, Any]) -> Iterator[Hit]:
+def check(memo: Any, options: Mapping[str, Any], prepared: Platforms | None = None) -> Iterator[Hit]:
     pack = options.get("pack", {})
     name, loc = company_name(memo.document, pack)
     if not name or name.casefold() in {str(a).casefold() for a in options.get("allow", [])}:
         return
-    platform = watermark_match(name, pack, float(options.get("score_cutoff", 92)),
+    platform = watermark_match(name, prepared or pack, float(options.get("score_cutoff", 92)),
                                float(options.get("dominance", 0.75)))
     if platform:
         yield Hit(f"company name {name!r} is the document platform {platform!r}: the memo read the watermark, "

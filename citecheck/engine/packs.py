@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from citecheck.engine.packschema import validate_pack
 from citecheck.engine.rule import RuleSpec, validate
 from citecheck.errors import PackError
 from citecheck.models import Hit, Link, Location, Severity
@@ -34,6 +35,7 @@ class Packs:
     data: Mapping[str, Any]  # pack name -> merged data (lists concatenated, mappings merged)
     rules: tuple[RuleSpec, ...]
     files: tuple[str, ...]
+    origins: Mapping[str, str] = field(default_factory=dict)  # data pack name -> first file that named it
 
 
 def builtin_dir() -> Path:
@@ -45,18 +47,25 @@ def load_packs(dirs: Iterable[str | Path] = ()) -> Packs:
     data: dict[str, Any] = {}
     rules: list[RuleSpec] = []
     files: list[str] = []
-    for directory in (builtin_dir(), *map(Path, dirs)):
+    origins: dict[str, str] = {}
+    builtin = builtin_dir()
+    for directory in (builtin, *map(Path, dirs)):
         if not directory.is_dir():
             raise PackError(f"{directory}: rule pack directory not found")
         for file in sorted(directory.glob("*.y*ml")):
             files.append(str(file))
-            _load_file(file, data, rules)
-    return Packs(data, tuple(rules), tuple(files))
+            # the built-in packs are validated by the test suite (tests/test_pack_schema.py): checking
+            # them on every run would cost a quarter of a second of jsonschema per CLI call
+            for name in _load_file(file, data, rules, validated=directory != builtin):
+                origins.setdefault(name, str(file))
+    return Packs(data, tuple(rules), tuple(files), origins)
 
 
-def _load_file(file: Path, data: dict[str, Any], rules: list[RuleSpec]) -> None:
+def _load_file(file: Path, data: dict[str, Any], rules: list[RuleSpec], validated: bool = True) -> list[str]:
+    """Load one pack file into `data` or `rules`; the names of the data packs it extended."""
     try:
-        doc = yaml.load(file.read_text(encoding="utf-8"), Loader=_LOADER)
+        text = file.read_text(encoding="utf-8")
+        doc = yaml.load(text, Loader=_LOADER)
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         raise PackError(f"{file}:{mark.line + 1 if mark else 1}: malformed pack: {getattr(err, 'problem', err)}") from None
@@ -64,14 +73,17 @@ def _load_file(file: Path, data: dict[str, Any], rules: list[RuleSpec]) -> None:
         raise PackError(f"{file}: cannot read pack: {err}") from None
     if not isinstance(doc, dict) or "pack" not in doc:
         raise PackError(f"{file}:1: a pack is a mapping with a 'pack' name")
+    if validated:
+        validate_pack(file, text, doc, _LOADER)
     kind = doc.get("kind", "data")
     if kind == "data":
         _merge(data, str(doc["pack"]), doc.get("data"), file)
-    elif kind == "rules":
+        return [str(doc["pack"])]
+    if kind == "rules":
         for index, entry in enumerate(doc.get("rules") or []):
             rules.append(_data_rule(file, index, entry))
-    else:
-        raise PackError(f"{file}:1: unknown pack kind {kind!r} (data or rules)")
+        return []
+    raise PackError(f"{file}:1: unknown pack kind {kind!r} (data or rules)")
 
 
 def _merge(data: dict[str, Any], name: str, value: Any, file: Path) -> None:

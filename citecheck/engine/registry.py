@@ -10,7 +10,7 @@ from types import ModuleType
 
 from citecheck.engine.packs import Packs, load_packs
 from citecheck.engine.rule import RuleSpec, spec_from_module
-from citecheck.errors import RegistryError
+from citecheck.errors import PackError, RegistryError
 
 ENTRY_POINT_GROUP = "citecheck.rules"
 
@@ -59,6 +59,10 @@ def build_registry(pack_dirs: Iterable[str] = ()) -> Registry:
     from citecheck.engine.meta import META_RULES
 
     rules = [*META_RULES, *python_rules(), *packs.rules]
+    read = {rule.pack for rule in rules if rule.pack}
+    for name, origin in packs.origins.items():
+        if name not in read:  # a misspelt pack name would extend nothing, in silence
+            raise PackError(f"{origin}:1: no rule reads a pack named {name!r} (packs: {', '.join(sorted(read))})")
     seen: dict[str, str] = {}
     for rule in rules:
         for key in (rule.id.lower(), rule.name):

@@ -20,13 +20,16 @@ class RuleSpec:
     stage: str
     severity: Severity
     doc: str
-    check: Callable[[Any, Mapping[str, Any]], Iterable[Any]]
+    check: Callable[..., Iterable[Any]]  # check(subject, options) or, with prepare, check(subject, options, prepared=…)
     defaults: Mapping[str, Any] = field(default_factory=dict)
     options_doc: Mapping[str, str] = field(default_factory=dict)
     pack: str = ""  # name of the data pack the engine injects as options["pack"]
     plugins: Mapping[str, str] = field(default_factory=dict)  # option -> entry-point group it names
     origin: str = ""  # module path or pack file
     shardable: bool = False  # a memo rule whose work units are independent: honours options["shard"]
+    # prepare(options) -> what `check` needs derived from its options (compiled packs, indexes), made
+    # once per resolved configuration and passed to every call as check(..., prepared=value)
+    prepare: Callable[[Mapping[str, Any]], Any] | None = None
 
     @property
     def summary(self) -> str:
@@ -45,7 +48,7 @@ def spec_from_module(module: ModuleType) -> RuleSpec:
         doc=inspect.getdoc(module) or "", check=module.check,
         defaults=dict(getattr(module, "DEFAULTS", {})), options_doc=dict(getattr(module, "OPTIONS", {})),
         pack=getattr(module, "PACK", ""), plugins=dict(getattr(module, "PLUGINS", {})), origin=origin,
-        shardable=bool(getattr(module, "SHARDABLE", False)),
+        shardable=bool(getattr(module, "SHARDABLE", False)), prepare=getattr(module, "prepare", None),
     )
     validate(spec)
     return spec

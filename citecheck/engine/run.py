@@ -39,7 +39,7 @@ class Engine:
 
     def _run(self, rule: ActiveRule, subject: Any, path: str, section: str = "") -> list[Finding]:
         try:
-            hits = list(rule.spec.check(subject, rule.options))
+            hits = list(rule.check(subject, rule.options))
         except Exception as err:  # noqa: BLE001 - a crashing rule must be reported, never skipped
             return [self._crashed(rule, err, path)]
         return [self.finding(rule, hit, section) for hit in hits]
@@ -78,7 +78,7 @@ class Engine:
         beyond the calls themselves: one `Fetched` per link, shared by its rules (frozen, and rules
         are pure), and each rule's check, options and `code` option looked up once per call.
         """
-        rules = [(rule, rule.spec.check, rule.options) for rule in self.by_stage.get("page", [])]
+        rules = [(rule, rule.check, rule.options) for rule in self.by_stage.get("page", [])]
         in_code = [entry for entry in rules if entry[2].get("code")]
         out: list[Finding] = []
         for link in links:

@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from citecheck.config import Config
@@ -17,10 +18,25 @@ _IMPLICIT = {"url": {"code": False}, "page": {"code": False}}
 
 @dataclass(frozen=True)
 class ActiveRule:
+    """A rule as the configuration resolved it. `check(subject, options)` is the rule's check with
+    what its `prepare(options)` returned bound in: prepared here, once, never per subject."""
+
     spec: RuleSpec
     severity: Severity
     options: Mapping[str, Any]
     severity_set: bool = False  # configured explicitly: overrides a rule's per-finding severity
+    check: Callable[..., Iterable[Any]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        check = self.spec.check
+        if self.spec.prepare is not None:
+            try:
+                prepared = self.spec.prepare(self.options)
+            except Exception as err:  # noqa: BLE001 - bad option data must name the rule, not crash
+                raise ConfigError(f"rule {self.spec.id} ({self.spec.name}): cannot prepare its options: "
+                                  f"{type(err).__name__}: {err}") from None
+            check = partial(check, prepared=prepared)
+        object.__setattr__(self, "check", check)
 
 
 def matches(spec: RuleSpec, token: str) -> bool:

@@ -53,9 +53,17 @@ def footnote_urls(doc: Document) -> dict[str, list[str]]:
 def cited_claims(doc: Document) -> list[CitedClaim]:
     """Every sentence of `doc` that cites something, in document order (memoised per document:
     the audit's partition and M008 ask for the same document's claims)."""
-    from citecheck.checks._prepared import prepared
+    entry = _CLAIMS.get(id(doc))
+    if entry is not None and entry[0] is doc:  # the memo holds the document: its id is not reused
+        return entry[1]
+    claims = _cited_claims(doc)
+    adopt(doc, claims)
+    return claims
 
-    return prepared(doc, "cited_claims", _cited_claims)
+
+# The page workers' contract with `pagejudge` (worker 0 finds the claims, the others adopt them);
+# it goes with pagejudge's sharded M008. Identity-keyed, bounded, holding the documents it names.
+_CLAIMS: dict[int, tuple[Document, list[CitedClaim]]] = {}
 
 
 @dataclass(frozen=True)
@@ -73,9 +81,9 @@ class Partition:
 def adopt(doc: Document, claims: list[CitedClaim]) -> None:
     """Take `claims` as `doc`'s cited claims: what `cited_claims(doc)` returned in another process
     that holds the same document (the audit's page workers find them once, not once each)."""
-    from citecheck.checks._prepared import prepared
-
-    prepared(doc, "cited_claims", lambda _doc: claims)
+    if len(_CLAIMS) >= 64:
+        _CLAIMS.clear()
+    _CLAIMS[id(doc)] = (doc, claims)
 
 
 def partition(docs: Sequence[Document], parts: int) -> Partition:
