@@ -59,7 +59,7 @@ def html_of(page: int) -> tuple[int, str]:
     head = f"<title>{title}</title><meta name='description' content='Report {page} on {title.lower()}.'>"
     if kind == "paywall":
         head += '<script type="application/ld+json">{"@type":"NewsArticle","isAccessibleForFree":false}</script>'
-        paras = paras[:2] + ['<div class="paywall">Subscribe to continue reading.</div>']
+        paras = [*paras[:2], '<div class="paywall">Subscribe to continue reading.</div>']
     return 200, (f"<!doctype html><html><head>{head}</head><body><nav><a href='/'>Home</a> <a href='/about'>About</a>"
                  f"</nav><article><h1>{title}</h1>{''.join(paras)}</article><footer>Contact · Privacy</footer>"
                  "</body></html>")

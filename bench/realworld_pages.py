@@ -162,7 +162,7 @@ def page_of(cap: Capture, sibling: tuple[int, bytes]) -> Page:
     ctype = cap.headers.get("content-type", "")
     facts = parse_body(cap.body, ctype)
     outcome, error = outcome_of(cap.status)
-    chain = tuple(Hop(u, 302, cap.hops[i + 1]) for i, u in enumerate(cap.hops[:-1])) + (Hop(cap.final_url, cap.status),)
+    chain = (*(Hop(u, 302, cap.hops[i + 1]) for i, u in enumerate(cap.hops[:-1])), Hop(cap.final_url, cap.status))
     sib_status, sib_body = sibling
     probe = probe_url(cap.final_url, PROBE_TOKEN)
     sib = parse_body(sib_body)
@@ -216,7 +216,7 @@ def score(captures: list[Capture], findings: dict[str, list[Finding]]) -> dict[s
         labels[label] = {"pages": len(caps), "expected": rule or "no finding", "matched": hits,
                          "recall" if rule else "clean_rate": round(hits / len(caps), 3)}
     rules: dict[str, Any] = {}
-    for rule in sorted({r for r in EXPECTED.values()} | {r for f in fired.values() for r in f}):
+    for rule in sorted(set(EXPECTED.values()) | {r for f in fired.values() for r in f}):
         fired_on = [c for c in captures if rule in fired[c.path]]
         good = [c for c in fired_on if rule in {EXPECTED.get(c.label), *ALSO_RIGHT.get(c.label, ())}]
         rules[rule] = {"fired": len(fired_on), "right": len(good),

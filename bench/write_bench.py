@@ -20,8 +20,8 @@ from citecheck.config import Config
 from citecheck.engine.registry import build_registry
 from citecheck.extract.corpus import build_corpus
 from citecheck.models import Corpus
+from citecheck.urltext.corpusindex import CorpusIndex
 from citecheck.write import transform, write
-from citecheck.write.corpusindex import CorpusIndex
 
 WORDS = (
     "market", "policy", "freight", "river", "climate", "budget", "harbour", "senate", "tariff", "ledger",

@@ -1,11 +1,23 @@
-"""citecheck: every URL in a memo must come from a tool call, be fetched and validated, and earn an ID."""
+"""citecheck: every URL in a memo must come from a tool call, be fetched and validated, and earn an ID.
+
+`__version__` is importable on its own: the public API (`audit`, `Report`, `load_config`, the data
+classes) loads on first use, so `from citecheck import __version__` (the fetcher's User-Agent, the
+report writers) does not pull in the audit stack.
+"""
 from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-from citecheck.audit import Report, audit, audit_async
-from citecheck.config import Config, load_config
-from citecheck.models import Corpus, Finding, Link, Location, Outcome, Page, Severity, Source
+if TYPE_CHECKING:
+    from citecheck.audit import Report, audit, audit_async
+    from citecheck.config import Config, load_config
+    from citecheck.models import Corpus, Finding, Link, Location, Outcome, Page, Severity, Source
+
+_EXPORTS = {"Report": "audit", "audit": "audit", "audit_async": "audit", "Config": "config", "load_config": "config",
+            **dict.fromkeys(("Corpus", "Finding", "Link", "Location", "Outcome", "Page", "Severity", "Source"), "models")}
 
 __all__ = [
            "Config",
@@ -23,3 +35,11 @@ __all__ = [
            "audit_async",
            "load_config",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'citecheck' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"citecheck.{_EXPORTS[name]}"), name)
+    globals()[name] = value  # bound once: `citecheck.audit` is the function, not the module it lives in
+    return value

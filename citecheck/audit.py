@@ -2,7 +2,9 @@
 apart from the fetch step (which lives in `citecheck.fetch`) when online."""
 from __future__ import annotations
 
+import sys
 import time
+import types
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -230,3 +232,15 @@ def dedupe_findings(findings: list[Finding]) -> list[Finding]:
             seen.add(key)
             out.append(f)
     return out
+
+
+class _AuditModule(types.ModuleType):
+    """`citecheck.audit` names both this module and the package's public `audit()`. The package loads
+    its API lazily (so `__version__` needs no audit stack), and importing this module makes the
+    package attribute the module: calling it calls `audit`, as `citecheck.audit(paths)` always did."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Report:
+        return audit(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _AuditModule

@@ -159,7 +159,7 @@ def _apply_extends(raw: Mapping[str, Any], fail: Any) -> dict[str, Any]:
     name = raw.get("extends", "default")
     if not isinstance(name, str) or name not in PRESETS:
         raise fail("extends", f"unknown preset {name!r} (known: {', '.join(PRESETS)})")
-    merged: dict[str, Any] = {k: v for k, v in PRESETS[name].items()}
+    merged: dict[str, Any] = dict(PRESETS[name].items())
     for key, value in raw.items():
         if key == "rules" and isinstance(value, dict):
             merged["rules"] = {**merged.get("rules", {}), **value}

@@ -55,7 +55,7 @@ def items_for(doc: Document, findings: list[Finding]) -> list[Item]:
             at[(f.line, f.column)].append(f)
     out: list[Item] = []
     for link in doc.links:
-        if link.in_code or link.kind in _NOT_CITATIONS or link.url.startswith(("#", "./", "../", "/")) and "://" not in link.url:
+        if link.in_code or link.kind in _NOT_CITATIONS or (link.url.startswith(("#", "./", "../", "/")) and "://" not in link.url):
             continue
         w, c, v = _worst(at.get((link.location.line, link.location.column), []))
         out.append(Item(link.section, w, c, v))

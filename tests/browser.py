@@ -43,6 +43,7 @@ class Browser:
         self.executable = executable or chromium_path() or "chromium"
         self.timeout = timeout
         self.events: list[tuple[str, dict[str, Any], str]] = []  # (method, params, sessionId)
+        self._tasks: set[asyncio.Future[Any]] = set()
         self._ids = itertools.count(1)
         self._pending: dict[int, asyncio.Future[dict[str, Any]]] = {}
 
@@ -90,8 +91,11 @@ class Browser:
             elif "method" in data:
                 self.events.append((data["method"], data.get("params", {}), data.get("sessionId", "")))
                 if data["method"] == "Page.javascriptDialogOpening":  # never leave a page blocked
-                    asyncio.ensure_future(self.send("Page.handleJavaScriptDialog", {"accept": False},
-                                                    data.get("sessionId", "")))
+                    # held until done: the loop keeps only a weak reference to a running task
+                    task = asyncio.ensure_future(self.send("Page.handleJavaScriptDialog", {"accept": False},
+                                                           data.get("sessionId", "")))
+                    self._tasks.add(task)
+                    task.add_done_callback(self._tasks.discard)
 
     async def send(self, method: str, params: dict[str, Any] | None = None, session: str = "") -> dict[str, Any]:
         ident = next(self._ids)

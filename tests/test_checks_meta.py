@@ -33,9 +33,9 @@ def module(rule_id: str) -> ModuleType:
 @pytest.mark.parametrize("rule_id", sorted(RULES))
 def test_rule_declares_itself(rule_id: str) -> None:
     mod = module(rule_id)
-    assert mod.ID == rule_id
+    assert rule_id == mod.ID
     assert mod.NAME.replace("-", "_") == RULES[rule_id], "a rule module is named by its slug"
-    assert mod.STAGE == {"U": "url", "M": "memo", "C": "corpus"}[rule_id[0]]
+    assert {"U": "url", "M": "memo", "C": "corpus"}[rule_id[0]] == mod.STAGE
     assert mod.SEVERITY in ("error", "warning", "info")
     assert set(mod.OPTIONS) == set(mod.DEFAULTS), "every option is documented and has a default"
 

@@ -66,7 +66,8 @@ async def test_incident_memo_online(aiohttp_server: Any) -> None:
     config = build({"fetch": {"no-cache": True, "timeout": 10, "retries": 0}})
     inputs = Inputs(documents=[extract_document("incident.md", _local_copy())])
     report = await audit_inputs(inputs, config, build_registry(), online=True, fetcher=fetcher)
-    at = lambda host: {f.rule for f in report.findings if host in f.url}
+    def at(host: str) -> set[str]:
+        return {f.rule for f in report.findings if host in f.url}
     assert {"H003", "H007"} <= at("aws.amazon.com"), report.findings
     assert "H006" in at("//www.freightwaves.com") and "H001" not in at("//www.freightwaves.com")
     assert "H006" in at("www.dat.com") and "H001" not in at("www.dat.com")

@@ -118,7 +118,7 @@ def test_token_budget_too_small_drops_excerpts() -> None:
 
 
 def test_unknown_section_is_a_usage_error() -> None:
-    with pytest.raises(UsageError, match="'pricing' is not in the outline .sections: market, competition, regulation"):
+    with pytest.raises(UsageError, match=r"'pricing' is not in the outline .sections: market, competition, regulation"):
         render_prompt(OUTLINE, "pricing", CORPUS)
 
 

@@ -48,5 +48,5 @@ def test_a_plugged_in_verifier_changes_the_verdict(monkeypatch: pytest.MonkeyPat
 
 
 def test_unknown_verifier_is_a_config_error() -> None:
-    with pytest.raises(ConfigError, match="no citecheck.verifiers plugin named 'nli-large'"):
+    with pytest.raises(ConfigError, match=r"no citecheck\.verifiers plugin named 'nli-large'"):
         resolve(build_registry(), build({"rules": {"M008": {"options": {"verifier": "nli-large"}}}}))

@@ -10,9 +10,9 @@ from citecheck.config import Config
 from citecheck.engine.registry import build_registry
 from citecheck.extract.corpus import build_corpus
 from citecheck.models import Corpus
+from citecheck.urltext.citations import SENTINEL, split_block
+from citecheck.urltext.corpusindex import CorpusIndex
 from citecheck.write import transform, write
-from citecheck.write.citations import SENTINEL, split_block
-from citecheck.write.corpusindex import CorpusIndex
 
 RECORDS = [
     {"id": "src-001", "url": "https://www.sec.gov/Archives/edgar/data/1318605/", "title": "Acme 10-K [2024] *final*",

@@ -127,7 +127,7 @@ def test_settings_from_options_and_environment() -> None:
     assert llm_settings(env) == LLMSettings("http://127.0.0.1:1/v1", "m1", "sk-openai")
     assert llm_settings({**env, "CITECHECK_LLM_API_KEY": "sk-cc"}, "http://127.0.0.1:2/v1", "m2").api_key == "sk-cc"
     assert llm_settings({"OPENAI_API_KEY": "k"}, model="m").base_url == "https://api.openai.com/v1"
-    with pytest.raises(MissingKeyError, match="set OPENAI_API_KEY .or CITECHECK_LLM_API_KEY."):
+    with pytest.raises(MissingKeyError, match=r"set OPENAI_API_KEY .or CITECHECK_LLM_API_KEY."):
         llm_settings({"CITECHECK_LLM_MODEL": "m"})
     with pytest.raises(UsageError, match="--llm-model or set CITECHECK_LLM_MODEL"):
         llm_settings({"OPENAI_API_KEY": "k"})

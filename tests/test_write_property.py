@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from test_write_scanner import leaked
 
 from citecheck.extract import load_corpus
+from citecheck.urltext.corpusindex import CorpusIndex
 from citecheck.write import transform
-from citecheck.write.corpusindex import CorpusIndex
 
 CORPUS = load_corpus(str(Path(__file__).resolve().parent.parent / "fixtures" / "write" / "corpus.json"))
 INDEX = CorpusIndex(CORPUS)

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from citecheck.models import Document, Hit, Location
 
 if TYPE_CHECKING:  # the write gate is imported when a corpus is given, not for every audit
-    from citecheck.write.scrub import Removal
+    from citecheck.urltext.scrub import Removal
 
 ID = "M009"
 NAME = "draft-url"
@@ -45,8 +45,8 @@ OPTIONS = {"allow_corpus_urls": "corpus URLs are not reported (write sets false 
 def check(memo: Any, options: Mapping[str, Any]) -> Iterator[Hit]:
     if memo.corpus is None:
         return
-    from citecheck.write.corpusindex import CorpusIndex
-    from citecheck.write.violations import url_violations
+    from citecheck.urltext.corpusindex import CorpusIndex
+    from citecheck.urltext.violations import url_violations
 
     allow = bool(options.get("allow_corpus_urls", True))
     removals = url_violations(memo.document.text, CorpusIndex(memo.corpus), allow_corpus=allow)
@@ -55,10 +55,10 @@ def check(memo: Any, options: Mapping[str, Any]) -> Iterator[Hit]:
 
 def hits(document: Document, removals: Iterable[Removal], report_links: bool = True) -> Iterator[Hit]:
     """One hit per removal (`write` calls this with the removals it made)."""
-    from citecheck.write.corpusindex import url_key
-    from citecheck.write.regions import line_offsets
-    from citecheck.write.scrub import CORPUS_URL
-    from citecheck.write.violations import written_key
+    from citecheck.urltext.corpusindex import url_key
+    from citecheck.urltext.regions import line_offsets
+    from citecheck.urltext.scrub import CORPUS_URL
+    from citecheck.urltext.violations import written_key
 
     starts = line_offsets(document.text)
     seen = set() if report_links else {(link.location.line, url_key(link.url)) for link in document.links

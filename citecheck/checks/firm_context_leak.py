@@ -29,8 +29,8 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from citecheck.engine.packs import offset_location
 from citecheck.extract.bare import find_urls
+from citecheck.extract.positions import offset_location
 from citecheck.models import Hit
 
 ID = "M001"

@@ -22,6 +22,7 @@ import yaml
 from citecheck.engine.packschema import validate_pack
 from citecheck.engine.rule import RuleSpec, validate
 from citecheck.errors import PackError
+from citecheck.extract.positions import offset_location
 from citecheck.models import Hit, Link, Location, Severity
 
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml is ~15x faster on every CLI call
@@ -191,12 +192,3 @@ def _title_pattern(fetched: Any, options: Mapping[str, Any]) -> Iterator[Hit]:
 
 _CHECKS = {"existence": _existence, "substitution": _substitution, "occurrence": _occurrence,
            "domain-list": _domain_list, "phrase-list": _phrase_list, "title-pattern": _title_pattern}
-
-
-def offset_location(text: str, start: Location, offset: int) -> Location:
-    """The file position of `offset` inside a span that begins at `start`."""
-    before = text[:offset]
-    newlines = before.count("\n")
-    if newlines == 0:
-        return Location(start.path, start.line, start.column + offset)
-    return Location(start.path, start.line + newlines, offset - before.rfind("\n"))

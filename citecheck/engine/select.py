@@ -42,8 +42,8 @@ class ActiveRule:
 def matches(spec: RuleSpec, token: str) -> bool:
     """A selector matches by full ID, slug, stage letter or ID prefix (`U`, `U00`, `U001`, `placeholder-domain`)."""
     token = token.strip()
-    return spec.name == token.lower() or spec.id.upper().startswith(token.upper()) and token[:1].isalpha() and (
-        len(token) == 1 or token[1:].isdigit())
+    return spec.name == token.lower() or (spec.id.upper().startswith(token.upper()) and token[:1].isalpha() and (
+        len(token) == 1 or token[1:].isdigit()))
 
 
 def check_selectors(registry: Registry, tokens: Iterable[str], what: str) -> None:

@@ -188,9 +188,9 @@ def _classify(raw: str, kind: str, start: int) -> BareMatch | None:
             return None
         return BareMatch(start, raw, url, "defanged" if defanged else "bare")
     if url.startswith("//"):
-        host = re.split(r"[/:?#]", url[2:], 1)[0]
+        host = re.split(r"[/:?#]", url[2:], maxsplit=1)[0]
         return BareMatch(start, raw, "https:" + url, "defanged" if defanged else "domain") if known_suffix(host.lower()) else None
-    host = re.split(r"[/:?#]", url, 1)[0]
+    host = re.split(r"[/:?#]", url, maxsplit=1)[0]
     if not known_suffix(host.lower()):
         return None
     return BareMatch(start, raw, "http://" + url, "defanged" if defanged else kind)

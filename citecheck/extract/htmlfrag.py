@@ -118,7 +118,7 @@ class TagMatcher:
         start = self.cursor.get((name, attr), 0)
         for i in range(start, min(len(candidates), start + self.LOOKAHEAD)):
             found = candidates[i].attr(attr) if attr else None
-            if not attr or found is not None and (value is None or found.value.strip() == value.strip()):
+            if not attr or (found is not None and (value is None or found.value.strip() == value.strip())):
                 self.cursor[(name, attr)] = i + 1
                 return candidates[i]
         return None

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 
+from citecheck.models import Location
+
 Position = tuple[int, int]  # 1-based (line, column)
 
 
@@ -84,3 +86,12 @@ class CellMap:
 
     def position(self, offset: int) -> Position:
         return self.row + 1, self.column + offset + bisect_left(self.pipes, offset) + 1
+
+
+def offset_location(text: str, start: Location, offset: int) -> Location:
+    """The file position of `offset` inside a span that begins at `start`."""
+    before = text[:offset]
+    newlines = before.count("\n")
+    if newlines == 0:
+        return Location(start.path, start.line, start.column + offset)
+    return Location(start.path, start.line + newlines, offset - before.rfind("\n"))

@@ -154,7 +154,7 @@ class Cache:
 
     def _select(self, urls: list[str], oldest: float) -> dict[str, Page]:
         # Exact URLs first (one indexed lookup, no canonicalisation), then the canonical key for the rest.
-        found = {url: page for url, page in self._rows("url", urls, oldest)}
+        found = dict(self._rows("url", urls, oldest))
         rest: dict[str, list[str]] = {}
         for url in urls:
             if url not in found:

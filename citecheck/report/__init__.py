@@ -29,7 +29,7 @@ def available() -> list[str]:
         module = target.split(":")[0]
         if importlib.util.find_spec(module) is not None:
             out.append(name)
-    return out + ["auto"]
+    return [*out, "auto"]
 
 
 def pick(fmt: str, stream_is_tty: bool) -> str:

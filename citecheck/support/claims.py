@@ -6,9 +6,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from citecheck.engine.packs import offset_location
 from citecheck.extract.bare import find_urls
 from citecheck.extract.markers import SOURCE_GROUP_RE, SOURCE_ID_RE
+from citecheck.extract.positions import offset_location
 from citecheck.models import Document, Location
 from citecheck.support.text import split_sentences
 

@@ -4,7 +4,8 @@
     write(draft_text, corpus, strict=True, hybrid=False) → WriteResult(text, findings)
 
 The gate's invariant: the text `write` returns contains no URL that is not in the corpus.
-The names load lazily, so a rule importing `citecheck.write.detect` does not pull in the
+The URL detection and scrubbing the gate shares with M009 draft-url lives below both, in
+`citecheck.urltext`. The names load lazily, so importing `citecheck.write` does not pull in the
 engine, the config loader or the prompt renderer.
 """
 from __future__ import annotations

@@ -23,7 +23,7 @@ def fit_excerpts(excerpts: dict[str, str], budget: int | None, measure: Measure)
         return Fitted(dict(excerpts))
     note = (f"Note: body excerpts were trimmed to fit a budget of {budget} tokens (estimated as characters / 4); "
             f"ask for more with <needs-deeper-grounding ids=\"…\"/>.")
-    empty = {sid: "" for sid in excerpts}
+    empty = dict.fromkeys(excerpts, "")
     base = measure(empty, note)
     if base > budget:
         over = (f"Note: body excerpts were left out: without them this prompt is already about {base} tokens, "

@@ -13,9 +13,9 @@ import re
 from dataclasses import dataclass
 
 from citecheck.models import Source
+from citecheck.urltext.corpusindex import CorpusIndex
+from citecheck.urltext.regions import literal_regions
 from citecheck.write.claims import sentence_before
-from citecheck.write.corpusindex import CorpusIndex
-from citecheck.write.regions import literal_regions
 
 _RUN_RE = re.compile(r"(?:\[src-\d{3,}(?:\s*[,;]\s*src-\d{3,})*\])+", re.IGNORECASE)
 _ID_RE = re.compile(r"src-\d{3,}", re.IGNORECASE)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from citecheck.write.detect import url_spans
+from citecheck.urltext.detect import url_spans
 
 MAX_CLAIM = 300
 _BLOCK_START_RE = re.compile(r"\n[ \t]*\n|\n(?=[ \t]*(?:[-*+]\s|\d{1,9}[.)]\s|#{1,6}\s|>|\|))|\A")

@@ -23,12 +23,12 @@ from citecheck.engine.select import ActiveRule, resolve
 from citecheck.errors import CitecheckError
 from citecheck.extract.markdown import extract_markdown
 from citecheck.models import Corpus, Document, Finding
-from citecheck.write.citations import render_block, split_block
+from citecheck.urltext.citations import render_block, split_block
+from citecheck.urltext.corpusindex import CorpusIndex
+from citecheck.urltext.detect import url_spans
+from citecheck.urltext.scrub import Removal, scrub
+from citecheck.urltext.violations import contract_breaches
 from citecheck.write.cite import cite, restore_labels
-from citecheck.write.corpusindex import CorpusIndex
-from citecheck.write.detect import url_spans
-from citecheck.write.scrub import Removal, scrub
-from citecheck.write.violations import contract_breaches
 
 CONTRACT_RULES = ("M009", "M006")  # always run by write, whatever select/ignore say
 SUPERSEDED = ("M007",)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from citecheck.write.detect import url_spans
+from citecheck.urltext.detect import url_spans
 
 _TEMPLATE_TOKENS_RE = re.compile(
     r"<\|[^|>]{0,40}\|>|\[/?INST\]|<</?SYS>>|</?s>|<\|?(?:system|user|assistant|endoftext)\|?>", re.IGNORECASE)

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 
 from citecheck.extract.bare import refang, trim
-from citecheck.write.shadow import Shadow, build_shadow
+from citecheck.urltext.shadow import Shadow, build_shadow
 
 _I = re.IGNORECASE
 _TAIL = r"[^\s<>\"'`]"

@@ -13,9 +13,9 @@ import html
 import re
 from dataclasses import replace
 
-from citecheck.write.detect import url_spans
-from citecheck.write.regions import Regions
-from citecheck.write.structure import Construct
+from citecheck.urltext.detect import url_spans
+from citecheck.urltext.regions import Regions
+from citecheck.urltext.structure import Construct
 
 # Unquoted values may hold `=` here: browsers accept `<a href=https://x/?a=b>` though CommonMark does not.
 _ATTR = r"[A-Za-z_:][A-Za-z0-9_.:-]*(?:\s*=\s*(?:[^\s\"'<>`]+|'[^']*'|\"[^\"]*\"))?"

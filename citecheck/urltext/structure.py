@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from markdown_it.common.utils import normalizeReference, unescapeAll
 from markdown_it.helpers import parseLinkDestination, parseLinkTitle
 
-from citecheck.write.regions import Regions
+from citecheck.urltext.regions import Regions
 
 
 @dataclass(frozen=True)

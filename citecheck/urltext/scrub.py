@@ -12,13 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from citecheck.extract.markers import SOURCE_GROUP_RE
-from citecheck.write.corpusindex import CorpusIndex
-from citecheck.write.detect import normalise_url, url_spans
-from citecheck.write.htmltags import html_tags
-from citecheck.write.regions import Regions, literal_regions
-from citecheck.write.shadow import shadow_text
-from citecheck.write.structure import Construct, autolinks, links, reference_definitions
-from citecheck.write.weave import Weaver
+from citecheck.urltext.corpusindex import CorpusIndex
+from citecheck.urltext.detect import normalise_url, url_spans
+from citecheck.urltext.htmltags import html_tags
+from citecheck.urltext.regions import Regions, literal_regions
+from citecheck.urltext.shadow import shadow_text
+from citecheck.urltext.structure import Construct, autolinks, links, reference_definitions
+from citecheck.urltext.weave import Weaver
 
 UNCORPUSED = "uncorpused-url"
 CORPUS_URL = "url-instead-of-id"

@@ -6,11 +6,11 @@ anything else is a forgery.
 """
 from __future__ import annotations
 
-from citecheck.write.citations import split_block
-from citecheck.write.corpusindex import CorpusIndex, url_key
-from citecheck.write.detect import normalise_url, url_spans
-from citecheck.write.scrub import CITED, UNCORPUSED, Removal, scrub
-from citecheck.write.shadow import shadow_text
+from citecheck.urltext.citations import split_block
+from citecheck.urltext.corpusindex import CorpusIndex, url_key
+from citecheck.urltext.detect import normalise_url, url_spans
+from citecheck.urltext.scrub import CITED, UNCORPUSED, Removal, scrub
+from citecheck.urltext.shadow import shadow_text
 
 
 def url_violations(text: str, index: CorpusIndex, *, allow_corpus: bool) -> list[Removal]:
