@@ -115,7 +115,10 @@ async def audit_inputs(inputs: Inputs, config: Config, registry: Registry, *, on
         # the fetch, so it keeps the in-process path.
         streams = fetcher is None or getattr(fetcher, "streams_pages", False)
         if streams and not archive_check and PageJudge.wanted(len(urls)):
-            judge_pages = PageJudge(engine, inputs.documents, _memo_path(config), corpus, judge_links=True)
+            from citecheck.fetch.guard import Guard
+
+            judge_pages = PageJudge(engine, inputs.documents, _memo_path(config), corpus, judge_links=True,
+                                    cache_guard=Guard(config.fetch.allow, config.fetch.allow_private))
         try:
             pages = await _fetch(urls, config, fetcher, judge_pages.on_page if judge_pages else None)
         except BaseException:

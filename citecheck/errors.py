@@ -6,6 +6,8 @@
     │   ├── CorpusError      a corpus that is not valid JSON / not an array of objects
     │   └── OutlineError     a harvest outline that is malformed
     ├── ConfigError          bad `.citecheck.yaml` / `[tool.citecheck]` / front matter
+    ├── CacheError           the cache path holds something citecheck did not create (a directory,
+    │                        another application's SQLite database, a file that is not SQLite)
     ├── PackError            a malformed YAML rule pack
     ├── RegistryError        duplicate rule ids/slugs, a rule whose id letter mismatches its stage
     └── ProviderError        a search provider or LLM endpoint failed (outage, auth, bad JSON)
@@ -30,6 +32,11 @@ class UsageError(CitecheckError):
 
 class InputError(CitecheckError):
     pass
+
+
+class CacheError(CitecheckError):
+    """Not InputError: a run goes on without a cache it cannot create, but stops before touching a
+    file it does not own."""
 
 
 class CorpusError(InputError):

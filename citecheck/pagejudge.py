@@ -67,7 +67,7 @@ _PAGES: dict[str, Page] = {}  # in a worker: the pages it has judged (its M008 s
 _SHARDED = [False]  # a shardable memo rule (M008) is active: pages are routed by the claims partition
 _SIBLINGS: dict[str, str] = {}  # in a worker: sibling-probe URL → its parsed text sample
 _SPOOL: list[Any] = [None]  # the audit's body spool (a Spool), inherited
-_MEMO: dict[str, Any] = {"path": None, "salt": "", "cache": None}  # page-rule memo (see citecheck.rulememo)
+_MEMO: dict[str, Any] = {"path": None, "salt": "", "cache": None, "guard": None}  # page-rule memo (see citecheck.rulememo)
 _JUDGE_LINKS = [False]  # the workers run the link rules too (each on its share of every document's links)
 _CLAIMS: dict[int, _Claims] = {}  # in a worker: per document index, its M008 claims and which are judged
 DEFERRED = frozenset({"pages", "early", "links", "memo"})  # results, unpickled by `results()` after the fetch
@@ -312,7 +312,7 @@ def _memo_cache() -> Any:
         from citecheck.fetch.cache import Cache
 
         try:
-            _MEMO["cache"] = Cache(_MEMO["path"])
+            _MEMO["cache"] = Cache(_MEMO["path"], guard=_MEMO["guard"])
         except Exception:  # noqa: BLE001 - an unusable cache only costs the memo
             _MEMO["path"] = None
             return None
@@ -456,7 +456,7 @@ class PageJudge:
     `on_page` must be called with the URL exactly as the links cite it (what `fetch_all` does)."""
 
     def __init__(self, engine: Engine, documents: Iterable[Any], memo_cache: str | None = None,
-                 corpus: Any = None, judge_links: bool = False) -> None:
+                 corpus: Any = None, judge_links: bool = False, cache_guard: Any = None) -> None:
         """`memo_cache`: path of the fetch cache that gets the completed pages and whose side table
         memoises page-rule results (None: no cache). `judge_links`: the workers run the link rules too,
         and `results()` has their findings (the caller then must not run them)."""
@@ -492,9 +492,9 @@ class PageJudge:
         if memo_cache is not None:
             from citecheck.rulememo import engine_digest
 
-            _MEMO.update(path=memo_cache, salt=engine_digest(engine), cache=None)
+            _MEMO.update(path=memo_cache, salt=engine_digest(engine), cache=None, guard=cache_guard)
         else:
-            _MEMO.update(path=None, salt="", cache=None)
+            _MEMO.update(path=None, salt="", cache=None, guard=None)
         import citecheck.fetch.facts  # noqa: F401 - the parent fetches anyway: import once, not once per worker
 
         if memo_cache is not None:  # the workers write to the cache: load its stack before forking too

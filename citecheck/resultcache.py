@@ -7,15 +7,18 @@ table under a digest of
 
 - citecheck's own code (every module and pack it ships, not just its version: an edited checkout
   never reuses an old result), the content of any extra pack folder the configuration names, and
-  each active rule's ID, severity, options and module source (third-party rules and plugins too);
-- the configuration (every rule selection, severity, option and fetch setting), today's date
-  (future-date checks and `until=` suppressions depend on it) and the corpus file's bytes;
+  each active rule's ID, severity and options, with the whole package that defines it (a
+  third-party rule or plugin: every file of its top-level package, not only the rule's module);
+- the configuration (every rule selection, severity, option and fetch setting), the run's URL
+  policy (`--allow`, `--allow-private`), today's date (future-date checks and `until=` suppressions
+  depend on it) and the corpus file's bytes;
 - the path and text of every input file;
 
 and it is only served while each cited page's facts are the very cache rows the result was
-computed from (same fetch time) and still fresh under `--max-age`. A page that was refetched,
-expired or never cacheable (a transient failure) makes it a miss, and the audit runs in full.
-Results with a crashed rule are never stored. Used by the CLI for the formats that need only
+computed from (same fetch time), filed under the strict policy or this run's, and still fresh for
+their kind (answers `--max-age`, a corroborated NXDOMAIN one day). A page that was refetched,
+expired or never storable (a transient failure, an uncorroborated DNS failure) makes it a miss, and
+the audit runs in full. Results with a crashed rule, or of a run without network, are never stored. Used by the CLI for the formats that need only
 findings and the summary (text, json, sarif, github); html and junit reports run in full.
 """
 from __future__ import annotations
@@ -25,6 +28,7 @@ import hashlib
 import json
 import os
 import sqlite3
+import sys
 import time
 from collections.abc import Iterable
 from functools import lru_cache
@@ -33,8 +37,9 @@ from typing import Any
 
 from citecheck import __version__
 from citecheck.config import Config
+from citecheck.fetch.cache import NXDOMAIN_DAYS, policy_key
+from citecheck.fetch.cachefile import APPLICATION_ID, header_mark
 from citecheck.models import Finding, Severity
-from citecheck.rulememo import source_hash
 
 KIND = "audit"
 DAY = 86400.0
@@ -71,8 +76,23 @@ def _tree_digest(root: Path) -> str:
     return digest.hexdigest()
 
 
+def source_hash(obj: Any) -> str:
+    """Digest of the whole top-level package that defines `obj` (a function or class): a rule's
+    helpers change its results as much as its own module does. "unknown" when there is no source."""
+    module = sys.modules.get(getattr(obj, "__module__", "") or "")
+    top = sys.modules.get(module.__name__.split(".", 1)[0]) if module is not None else None
+    where = getattr(top, "__file__", None)
+    if not where:
+        return "unknown"
+    path = Path(where)
+    try:
+        return _tree_digest(path.parent) if path.name == "__init__.py" else hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return "unknown"
+
+
 def rules_digest(active: Iterable[Any]) -> str:
-    """Every active rule: ID, severity, options and the source of its module — third-party rules
+    """Every active rule: ID, severity, options and the source of its package — third-party rules
     and plugins (a verifier for M008, say) included, which `code_digest` does not cover."""
     digest = hashlib.sha256()
     for rule in active:
@@ -92,6 +112,7 @@ def run_key(files: Iterable[tuple[str, str]], config: Config, corpus: bytes | No
     digest = hashlib.sha256(code_digest().encode())
     digest.update(rules_digest(active).encode())
     digest.update(repr(config).encode())
+    digest.update(policy_key(config.fetch.allow, config.fetch.allow_private).encode())
     for pack in config.packs:  # user packs: their content, not just their path
         path = Path(pack)
         if path.is_dir():
@@ -125,12 +146,12 @@ class ResultCache:
     The lookup reads the cache file with the standard library's sqlite3, read-only: a warm re-audit
     does not pay for importing sqlite-utils (~0.3 s with numpy) or the fetch stack."""
 
-    def __init__(self, path: Path, key: str, max_age_days: float) -> None:
-        self.path, self.key, self.max_age_days = path, key, max_age_days
+    def __init__(self, path: Path, key: str, max_age_days: float, policy: str = "") -> None:
+        self.path, self.key, self.max_age_days, self.policy = path, key, max_age_days, policy
 
     def lookup(self) -> Cached | None:
         started = time.perf_counter()
-        if not self.path.is_file():
+        if not self.path.is_file() or header_mark(self.path)[1] != APPLICATION_ID:
             return None
         try:
             conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=5)
@@ -144,8 +165,7 @@ class ResultCache:
             return None  # no readable entry: audit in full
         if not entry:
             return None
-        oldest = time.time() - self.max_age_days * DAY
-        if any(now.get(url) != when or when < oldest for url, when in stored.items()):
+        if not all(self._current(now.get(url), when) for url, when in stored.items()):
             return None  # a page was refetched, has expired or left the cache: audit in full
         try:
             findings = [_finding(d) for d in entry["findings"]]
@@ -157,6 +177,15 @@ class ResultCache:
         summary["from_result_cache"] = True
         return Cached(findings, suppressed, summary)
 
+    def _current(self, row: tuple[float, str, str] | None, when: float) -> bool:
+        """The cited fact is the very row the result was computed from, fresh for its kind, and
+        filed under a policy this run shares."""
+        if row is None:
+            return False
+        fetched, kind, policy = row
+        days = self.max_age_days if kind == "answer" else min(self.max_age_days, NXDOMAIN_DAYS)
+        return fetched == when and policy in ("", self.policy) and fetched >= time.time() - days * DAY
+
     def _entry(self, conn: sqlite3.Connection) -> dict[str, Any] | None:
         row = conn.execute("SELECT data FROM extras WHERE kind = ? AND key = ?", [KIND, self.key]).fetchone()
         entry = json.loads(row[0]) if row else None
@@ -167,18 +196,19 @@ class ResultCache:
         cache row; True when stored."""
         if report.crashed:
             return False
-        from citecheck.errors import InputError
+        from citecheck.errors import CacheError, InputError
         from citecheck.fetch.cache import Cache
 
         try:
             cache = Cache(self.path)
-        except InputError:
+        except (InputError, CacheError):
             return False
         try:
             targets = sorted({url.split("#", 1)[0] for url in urls})
-            stamps = cache.fetched_at(targets)
-            if len(stamps) != len(targets):
-                return False  # some page is not cached (a transient failure): nothing to validate against
+            rows = _fetched_at(cache.db.conn, targets)
+            stamps = {url: row[0] for url, row in rows.items() if self._current(row, row[0])}
+            if len(stamps) != len(targets) or not cache.writable:
+                return False  # some page is not a current fact (a transient failure): nothing to validate against
             summary = {k: v for k, v in report.summary.items() if k != "duration_s"}
             cache.put_extra(KIND, self.key, {
                 "pages": stamps, "summary": json.loads(json.dumps(summary, default=str)),
@@ -189,11 +219,14 @@ class ResultCache:
             cache.close()
 
 
-def _fetched_at(conn: sqlite3.Connection, urls: list[str]) -> dict[str, float]:
-    out: dict[str, float] = {}
+def _fetched_at(conn: sqlite3.Connection, urls: list[str]) -> dict[str, tuple[float, str, str]]:
+    """url → (fetched, kind, policy) of the stored facts."""
+    out: dict[str, tuple[float, str, str]] = {}
     for start in range(0, len(urls), 500):
         chunk = urls[start:start + 500]
-        out.update(conn.execute(f"SELECT url, fetched FROM pages WHERE url IN ({','.join('?' * len(chunk))})", chunk))
+        for url, *row in conn.execute(f"SELECT url, fetched, kind, policy FROM pages "
+                                      f"WHERE url IN ({','.join('?' * len(chunk))})", chunk):
+            out[url] = (row[0], row[1], row[2])
     return out
 
 

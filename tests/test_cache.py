@@ -12,7 +12,7 @@ from hostile import HostileWeb
 
 from citecheck.config import FetchConfig
 from citecheck.fetch import fetch_all
-from citecheck.fetch.cache import Cache, cacheable, default_path
+from citecheck.fetch.cache import Cache, cacheable, default_path, fact_kind
 from citecheck.models import Hop, Outcome, Page
 
 OK = Page(url="https://example.org/a?utm_source=x", outcome=Outcome.OK, status=200, final_url="https://example.org/a",
@@ -40,18 +40,33 @@ def test_expiry_and_prune(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
         assert cache.prune(5) == 1 and cache.get(OK.url, 30) is None
 
 
-@pytest.mark.parametrize("outcome,error,stored", [
-    (Outcome.OK, "", True), (Outcome.OK, "body-too-large", True), (Outcome.DEAD, "", True),
-    (Outcome.DEAD, "nxdomain", True), (Outcome.DEAD, "server-error", False), (Outcome.UNVERIFIABLE, "timeout", False),
-    (Outcome.UNVERIFIABLE, "rate-limited", False), (Outcome.UNVERIFIABLE, "challenge", False),
-    (Outcome.EXCLUDED, "blocked-private", False), (Outcome.ERROR, "internal: x", False),
+@pytest.mark.parametrize("outcome,error,status,kind", [
+    (Outcome.OK, "", 200, "answer"), (Outcome.OK, "body-too-large", 200, "answer"), (Outcome.DEAD, "", 404, "answer"),
+    (Outcome.DEAD, "nxdomain", None, "nxdomain"), (Outcome.UNVERIFIABLE, "unresolved", None, None),
+    (Outcome.UNVERIFIABLE, "server-error", 503, None), (Outcome.UNVERIFIABLE, "timeout", None, None),
+    (Outcome.UNVERIFIABLE, "timeout", 200, None), (Outcome.UNVERIFIABLE, "invalid-response", 200, None),
+    (Outcome.UNVERIFIABLE, "rate-limited", 429, None), (Outcome.UNVERIFIABLE, "challenge", 403, None),
+    (Outcome.EXCLUDED, "blocked-private", None, None), (Outcome.ERROR, "internal: x", None, None),
 ])
-def test_only_settled_facts_are_stored(tmp_path: Path, outcome: Outcome, error: str, stored: bool) -> None:
-    page = replace(OK, outcome=outcome, error=error)
-    assert cacheable(page) is stored
+def test_only_settled_facts_are_stored(tmp_path: Path, outcome: Outcome, error: str, status: int | None,
+                                       kind: str | None) -> None:
+    page = replace(OK, outcome=outcome, error=error, status=status)
+    assert fact_kind(page) == kind and cacheable(page) is (kind is not None)
     with Cache(tmp_path / "c.sqlite") as cache:
         cache.put(page)
-        assert (cache.get(page.url, 30) is not None) is stored
+        assert (cache.get(page.url, 30) is not None) is (kind is not None)
+        assert cache.stats()["by_kind"] == ({kind: 1} if kind else {})
+
+
+def test_nxdomain_lives_at_most_a_day(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    dead = replace(OK, url="https://fabricated-institute.org/r", outcome=Outcome.DEAD, error="nxdomain", status=None)
+    with Cache(tmp_path / "c.sqlite") as cache:
+        real = time.time
+        monkeypatch.setattr(time, "time", lambda: real() - 2 * 86400)
+        cache.put_many([dead, OK])
+        monkeypatch.setattr(time, "time", real)
+        assert cache.get(OK.url, 30) is not None and cache.get(dead.url, 30) is None
+        assert cache.prune(30) == 1 and cache.stats()["by_kind"] == {"answer": 1}
 
 
 def test_extras_stats_clear(tmp_path: Path) -> None:
@@ -72,9 +87,12 @@ def test_default_path_follows_xdg(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
         assert cache.path == tmp_path / "citecheck" / "cache.sqlite" and cache.path.exists()
 
 
-def test_corrupt_file_is_rebuilt_with_a_warning(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_corrupt_cache_of_its_own_is_rebuilt_with_a_warning(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "c.sqlite"
-    path.write_bytes(b"this is not a database" * 100)
+    with Cache(path) as cache:
+        cache.put(OK)
+    head = path.read_bytes()[:100]  # citecheck's mark stays; everything after it is garbage
+    path.write_bytes(head + b"this is not a database" * 400)
     with Cache(path) as cache:
         cache.put(OK)
         assert cache.get(OK.url, 30) is not None

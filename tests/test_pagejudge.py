@@ -147,8 +147,9 @@ def test_workers_share_claims_across_documents_exactly(served: Any, tmp_path: Pa
         {u: (p.title, p.text_sample) for u, p in inline.pages.items()}
     # ... and stored the complete pages in the cache, so a warm run judges the same pages
     from citecheck.fetch.cache import Cache
+    from citecheck.fetch.guard import Guard
 
-    cached = Cache(str(tmp_path / "c.sqlite")).get_many(list(inline.pages), 30)
+    cached = Cache(str(tmp_path / "c.sqlite"), guard=Guard(("127.0.0.1",))).get_many(list(inline.pages), 30)
     assert cached and all(cached[u].html_sample == inline.pages[u].html_sample for u in cached)
     warm = citecheck.audit(paths, config, online=True)
     assert warm.findings == inline.findings

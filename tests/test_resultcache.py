@@ -82,3 +82,23 @@ def test_html_reports_and_crashes_are_never_served_from_it(served: Any, tmp_path
     store = Cache(str(cache))
     assert not store.db.conn.execute("SELECT COUNT(*) FROM extras WHERE kind = ?", [KIND]).fetchone()[0]
     store.close()
+
+
+def test_a_day_old_nxdomain_fact_audits_in_full(served: Any, tmp_path: Path, monkeypatch: Any) -> None:
+    """A corroborated NXDOMAIN lives a day in the cache; past that the stored result is not served."""
+    from verdictnet import SwitchDns
+
+    dns = SwitchDns(zones=("org",))
+    monkeypatch.setattr("citecheck.fetch.dns.SystemResolver", lambda: dns)
+    memo, cache = _memo(tmp_path, served.base, extra="\nInvented ([x](http://fabricated-institute.org/r)).\n"), \
+        tmp_path / "c.sqlite"
+    cold, _ = _audit(memo, cache)
+    assert any(f["rule"] == "H002" and f["severity"] == "error" for f in cold["findings"])
+    assert _audit(memo, cache)[0]["summary"]["from_result_cache"] is True
+    store = Cache(str(cache))
+    with store.db.conn:  # the NXDOMAIN fact is two days old; the pages' answers are still fresh
+        store.db.conn.execute("UPDATE pages SET fetched = ? WHERE kind = 'nxdomain'", [time.time() - 2 * 86400])
+    store.close()
+    again, _ = _audit(memo, cache)
+    assert "from_result_cache" not in again["summary"] and again["findings"] == cold["findings"]
+    assert again["summary"]["fetched_now"] == 1 and len(dns.lookups) == 2

@@ -64,7 +64,8 @@ def test_invalid_numeric_hosts_raise(host: str) -> None:
 
 def test_vet_url_refuses_and_canonicalises() -> None:
     guard = Guard(allow=("127.0.0.1:8080",))
-    assert str(guard.vet_url("http://0x7f000001:8080/a?b#c")) == "http://127.0.0.1:8080/a?b#c"
+    assert str(guard.vet_url("http://127.0.0.1:8080/a?b#c")) == "http://127.0.0.1:8080/a?b#c"
+    assert str(guard.vet_url("http://0x08080808/a?b#c")) == "http://8.8.8.8/a?b#c"  # a public address, respelled
     for url, error in [("http://0x7f000001:8081/", "blocked-private"), ("ftp://example.com/", "bad-scheme"),
                        ("javascript:alert(1)", "bad-scheme"), ("http://u:p@example.com/", "credentials"),
                        ("http://user@example.com/", "credentials"), ("http:///nohost", "invalid-url"),
@@ -72,6 +73,27 @@ def test_vet_url_refuses_and_canonicalises() -> None:
         with pytest.raises(Refused) as info:
             guard.vet_url(url)
         assert info.value.error == error, url
+
+
+@pytest.mark.parametrize("host", ["2130706433", "0x7f.1", "127.1", "0x7f000001", "0177.0.0.1", "[::ffff:127.0.0.1]",
+                                  "[::ffff:7f00:1]", "[64:ff9b::7f00:1]", "[2002:7f00:1::]", "[::127.0.0.1]"])
+def test_allow_admits_exactly_the_address_spelled_canonically(host: str) -> None:
+    """`--allow 127.0.0.1:P` is that destination; spellings a client translates to it are others."""
+    guard = Guard(allow=("127.0.0.1:8080",))
+    assert str(guard.vet_url("http://127.0.0.1:8080/")) == "http://127.0.0.1:8080/"
+    with pytest.raises(Refused) as info:
+        guard.vet_url(f"http://{host}:8080/")
+    assert info.value.error == "blocked-private"
+    v6 = Guard(allow=("[::1]:8080",))
+    assert str(v6.vet_url("http://[::1]:8080/")) == "http://[::1]:8080/"
+    with pytest.raises(Refused):
+        v6.vet_url("http://[::ffff:127.0.0.1]:8080/")  # not ::1, and not 127.0.0.1 either
+
+
+def test_allow_address_covers_what_the_resolver_answers() -> None:
+    guard = Guard(allow=("127.0.0.1:8080",))
+    assert guard.refusal("intranet.test", ipaddress.ip_address("127.0.0.1"), 8080) == ""
+    assert guard.refusal("intranet.test", ipaddress.ip_address("::ffff:7f00:1"), 8080) != ""
 
 
 def test_allow_entries() -> None:

@@ -33,10 +33,11 @@ def dns(monkeypatch: pytest.MonkeyPatch) -> SwitchDns:
     return stub
 
 
-def audit(tmp_path: Path, lines: list[str], *extra: str) -> tuple[int, dict[str, Any], str]:
+def audit(tmp_path: Path, lines: list[str], *extra: str, policy: tuple[str, ...] = ("--allow-private",)
+          ) -> tuple[int, dict[str, Any], str]:
     memo = tmp_path / "memo.md"
     memo.write_text("# Memo\n\n" + "".join(f"Claim {n} ([source]({url})).\n\n" for n, url in enumerate(lines)))
-    args = ["audit", str(memo), "--format", "json", "--allow-private", "--timeout", "1.5",
+    args = ["audit", str(memo), "--format", "json", *policy, "--timeout", "1.5",
             "--cache", str(tmp_path / "cache.sqlite"), "--ignore", "M008", *extra]
     result = CliRunner().invoke(main, args)
     return result.exit_code, json.loads(result.stdout or "{}"), result.stderr
@@ -74,6 +75,32 @@ def test_partial_outage(web: RawWeb, dns: SwitchDns, tmp_path: Path) -> None:
     assert rules_at(payload, slow) == {("H002", "warning")}
     assert rules_at(payload, missing) == {("H001", "error")}
     assert payload["summary"]["verdicts"] == {"dead": 2, "unverifiable": 1}
+    assert cache_stats(tmp_path)["by_kind"] == {"answer": 1, "nxdomain": 1}  # the timeout is never stored
+    code, again, err = audit(tmp_path, [fake, slow, missing])  # only the stalled host is fetched again
+    assert code == 1 and "network unavailable" not in err and again["findings"] == payload["findings"]
+    assert (again["summary"]["from_cache"], again["summary"]["fetched_now"]) == (2, 1)
+    assert web.hits["/missing"] == 1 and web.hits["/hang"] == 2
+
+
+def cache_stats(tmp_path: Path) -> dict[str, Any]:
+    result = CliRunner().invoke(main, ["cache", "stats", "--json", "--cache", str(tmp_path / "cache.sqlite")])
+    return dict(json.loads(result.stdout))
+
+
+def test_policy_change_is_never_answered_from_the_cache(web: RawWeb, dns: SwitchDns, tmp_path: Path) -> None:
+    links = [f"http://127.0.0.1:{web.port}/ok", f"http://127.0.0.1:{web.port}/missing",
+             f"http://harbor-data.org:{web.port}/ok2"]
+    allowed = ("--allow", f"127.0.0.1:{web.port}", "--allow", f"harbor-data.org:{web.port}")
+    code, payload, _err = audit(tmp_path, links, policy=allowed)
+    assert code == 1 and payload["summary"]["outcomes"] == {"dead": 1, "ok": 2}
+    hits = sum(web.hits.values())
+    for policy in ((), ("--allow", f"127.0.0.1:{web.port + 1}")):
+        code, payload, _err = audit(tmp_path, links, policy=policy)
+        assert payload["summary"]["outcomes"] == {"excluded": 3} and payload["summary"]["from_cache"] == 0
+        assert not [f for f in payload["findings"] if f["rule"] in ("H001", "H002", "H003")]
+        assert sum(web.hits.values()) == hits  # nothing reached the server, nothing came from the cache
+    code, payload, _err = audit(tmp_path, links, policy=allowed)  # the same policy again: the cache answers
+    assert payload["summary"]["outcomes"] == {"dead": 1, "ok": 2} and sum(web.hits.values()) == hits
 
 
 def test_lone_fabricated_domain_is_dead_by_the_control_query(dns: SwitchDns, tmp_path: Path) -> None:
@@ -121,6 +148,7 @@ def test_assess_counts_outside_hosts_only() -> None:
     redirected = page("https://a.example/x", error="timeout", final_url="https://b.example/",
                       chain=(Hop("https://a.example/x", 301, "https://b.example/"), Hop("https://b.example/", 0)))
     assert assess([redirected]) is None  # a.example answered the redirect
+    assert assess(down, connected={"b.example"}) is None  # b.example accepted a connection, then stalled
     assert Outage(hosts=3, failed=3).line() == "network unavailable: 0 of 3 hosts reachable; no verdicts recorded"
 
 

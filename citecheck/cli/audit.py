@@ -120,6 +120,7 @@ def _result_cache(config: Any, registry: Any, fmt: str, files: list[tuple[str, s
     audit of memos (no corpus files among the inputs) with the fetch cache on, in a format made of
     findings and summary only."""
     from citecheck.config import default_cache_path
+    from citecheck.fetch.cache import policy_key
     from citecheck.resultcache import FORMATS, ResultCache, run_key
 
     if fmt not in FORMATS or not config.fetch.use_cache or any(sniff(p, t) == "corpus" for p, t in files):
@@ -132,7 +133,8 @@ def _result_cache(config: Any, registry: Any, fmt: str, files: list[tuple[str, s
 
     path = Path(config.fetch.cache) if config.fetch.cache else default_cache_path()
     key = run_key(files, config, corpus_bytes, resolve(registry, config))
-    return ResultCache(path, key, config.fetch.max_age_days)
+    return ResultCache(path, key, config.fetch.max_age_days,
+                       policy_key(config.fetch.allow, config.fetch.allow_private))
 
 
 def _fetcher(progress: bool, verbose: bool) -> Any:

@@ -9,7 +9,7 @@ import click
 from citecheck.config import load_config
 from citecheck.fetch.cache import Cache
 
-_PATH = click.option("--cache", "cache_path", type=click.Path(dir_okay=False),
+_PATH = click.option("--cache", "cache_path", type=click.Path(),
                      help="Cache file (default: fetch.cache from config, else the XDG cache dir).")
 _CONFIG = click.option("--config", "config_path", type=click.Path(dir_okay=False),
                        help="Config file (default: .citecheck.yaml found upward).")
@@ -29,18 +29,25 @@ def command() -> None:
 @_CONFIG
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
 def stats(cache_path: str | None, config_path: str | None, as_json: bool) -> None:
-    """Where the cache is, how many pages it holds by outcome, and how old they are."""
+    """Where the cache is, how many facts it holds by kind and by outcome, and how old they are.
+
+    \b
+    Kinds: answer (a response the host sent; fresh for --max-age days) and nxdomain (a
+    corroborated "no such name"; fresh for at most a day). Transient failures are never stored."""
     with _open(cache_path, config_path) as cache:
         data = cache.stats()
     if as_json:
         click.echo(json.dumps(data, indent=2, sort_keys=True))
         return
     click.echo(f"cache:    {data['path']}")
-    click.echo(f"pages:    {data['pages']}" + "".join(f"  {k}={v}" for k, v in data["by_outcome"].items()))
+    click.echo(f"pages:    {data['pages']}" + "".join(f"  {k}={v}" for k, v in data["by_kind"].items()))
+    click.echo("outcomes:" + "".join(f"  {k}={v}" for k, v in data["by_outcome"].items()))
     click.echo(f"extras:   {data['extras']}")
     click.echo(f"size:     {data['bytes'] / 1024:.0f} KiB")
     click.echo(f"oldest:   {_when(data['oldest'])}")
     click.echo(f"newest:   {_when(data['newest'])}")
+    if not data["writable"]:
+        click.echo("mode:     read-only (lookups only; nothing is stored)")
 
 
 @command.command()

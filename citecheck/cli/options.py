@@ -34,7 +34,7 @@ def fetch_options(func: F) -> F:
         click.option("--host-concurrency", type=click.IntRange(1, 1024), help="Requests in flight per host (default 4)."),
         click.option("--timeout", type=click.FloatRange(0.1, 3600), help="Seconds per URL, all hops and retries included (default 20)."),
         click.option("--max-redirects", type=click.IntRange(0, 50), help="Redirect hops to follow (default 10)."),
-        click.option("--cache", "cache_path", type=click.Path(dir_okay=False), help="Cache file (default: XDG cache dir)."),
+        click.option("--cache", "cache_path", type=click.Path(), help="Cache file (default: XDG cache dir)."),
         click.option("--no-cache", is_flag=True, default=False, help="Neither read nor write the cache."),
         click.option("--max-age", type=click.FloatRange(0, 3650), help="Days a cached fetch stays fresh (default 30)."),
         click.option("--user-agent", help="User-Agent header."),

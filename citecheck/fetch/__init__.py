@@ -129,7 +129,7 @@ async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resol
             await asyncio.gather(*(one(t) for t in todo))
             pages.stats = fetcher.slots.stats
         pages.fetched = len(fresh)
-        pages.outage = assess(fresh)
+        pages.outage = assess(fresh, fetcher.connected)
     if cache is not None and pages.outage is None:  # an outage records nothing (nothing it saw is a fact)
         cache.put_many(pending)
     return pages
@@ -155,10 +155,13 @@ def _renamed(page: Page, url: str) -> Page:
 
 
 def _open_cache(config: FetchConfig) -> Cache | None:
+    """The run's cache, answering only under the run's URL policy (CacheError — a file citecheck did
+    not create — stops the run; a location where no cache can be made costs a warning)."""
     from citecheck.fetch.cache import Cache
+    from citecheck.fetch.guard import Guard
 
     try:
-        return Cache(config.cache or None)
+        return Cache(config.cache or None, guard=Guard(config.allow, config.allow_private))
     except InputError as err:
         print(f"citecheck: warning: {err}; fetching without a cache", file=sys.stderr)
         return None

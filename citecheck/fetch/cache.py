@@ -1,11 +1,25 @@
 """The fetch cache: facts of past fetches in SQLite (sqlite-utils), keyed by canonical URL.
 
-Stores facts, never verdicts; transient failures and unverifiable results are never stored.
-WAL mode and a busy timeout let two processes audit at once. A corrupt file is reported on stderr,
-moved aside and rebuilt: the cache can make a run faster, never make it fail.
+Stores facts, never verdicts, each with a lifetime by kind (DESIGN.md "The cache"):
+
+- `answer`: a response the origin sent (2xx, or a 4xx that makes a page dead), its redirect chain
+  and body facts: fresh for `--max-age` days (30);
+- `nxdomain`: a "no such name" the run corroborated (`citecheck.fetch.dns`): at most one day;
+- everything else — timeouts, resets, refused connections, uncorroborated resolver failures, 5xx,
+  429, challenges, incomplete bodies, guard refusals — is never stored.
+
+The run's URL policy speaks before the cache does: `Cache(path, guard)` answers only for URLs the
+guard would fetch now (scheme, credentials, address spellings, `--allow`, `--allow-private`), and
+only with rows fetched under the strict default policy or under this very policy (`Guard.key`), so
+a page fetched with `--allow 127.0.0.1:P` is never served to a run without it.
+
+WAL mode and a busy timeout let two processes audit at once. Which files it opens, refuses or
+rebuilds: `citecheck.fetch.cachefile`. A corrupt cache of its own is reported on stderr, moved aside
+and rebuilt: the cache can make a run faster, never make it fail.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sqlite3
@@ -17,18 +31,22 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from citecheck.config import default_cache_path
-from citecheck.errors import InputError
+from citecheck.errors import CacheError, InputError
+from citecheck.fetch.cachefile import APPLICATION_ID, SCHEMA, header_mark, locked, open_cache
 from citecheck.models import Hop, Outcome, Page
 from citecheck.urls import dedupe_key
 
-SCHEMA = 2
+__all__ = ["NXDOMAIN_DAYS", "SCHEMA", "Cache", "cacheable", "default_path", "fact_kind", "policy_key"]
 _SAMPLES = {"text": "text_sample", "html": "html_sample", "sibling": "sibling_text"}
 DAY = 86400.0
+NXDOMAIN_DAYS = 1.0
 _FIELDS = {f.name for f in fields(Page)}
 T = TypeVar("T")
 
 if TYPE_CHECKING:
     import sqlite_utils
+
+    from citecheck.fetch.guard import Guard
 
 
 def _sqlite_utils() -> Any:
@@ -55,21 +73,39 @@ def default_path() -> Path:
     return default_cache_path()
 
 
-def cacheable(page: Page) -> bool:
-    """Only settled facts: a page that answered, or one that is dead for a lasting reason."""
+def fact_kind(page: Page) -> str | None:
+    """The kind of fact a fresh page is ('answer' or 'nxdomain'), or None when it must not be stored."""
     if page.from_cache:
-        return False
+        return None
     if page.outcome is Outcome.OK:
-        return True
-    return page.outcome is Outcome.DEAD and page.error != "server-error"
+        return "answer"
+    if page.outcome is Outcome.DEAD:
+        if page.error == "nxdomain":
+            return "nxdomain"
+        if page.status is not None and 400 <= page.status < 500:
+            return "answer"
+    return None
 
 
-def encode(page: Page) -> dict[str, Any]:
+def cacheable(page: Page) -> bool:
+    """Only settled facts: a page that answered, or one that is dead on evidence."""
+    return fact_kind(page) is not None
+
+
+def policy_key(allow: Iterable[str] = (), allow_private: bool = False) -> str:
+    """'' for the strict default policy, else a digest of what the policy lets through."""
+    entries = sorted({entry.strip() for entry in allow})
+    if not entries and not allow_private:
+        return ""
+    return hashlib.sha256(json.dumps([entries, allow_private]).encode()).hexdigest()[:16]
+
+
+def encode(page: Page, kind: str, policy: str) -> dict[str, Any]:
     """A row: small facts as JSON, the bulky samples as plain text columns (fast to read back)."""
     facts = page.to_dict()
     samples = {column: facts.pop(name) for column, name in _SAMPLES.items()}
-    return {"key": dedupe_key(page.url), "url": page.url, "fetched": time.time(), "outcome": page.outcome.value,
-            "facts": json.dumps(facts, separators=(",", ":")), **samples}
+    return {"key": dedupe_key(page.url), "url": page.url, "fetched": time.time(), "kind": kind, "policy": policy,
+            "outcome": page.outcome.value, "facts": json.dumps(facts, separators=(",", ":")), **samples}
 
 
 def decode(facts: str, text: str | None, html: str | None, sibling: str | None) -> Page:
@@ -81,48 +117,32 @@ def decode(facts: str, text: str | None, html: str | None, sibling: str | None) 
 
 
 class Cache:
-    """`Cache(path)`: get/put pages, get_extra/put_extra side records, stats, prune, clear."""
+    """`Cache(path, guard)`: get/put pages, get_extra/put_extra side records, stats, prune, clear.
 
-    def __init__(self, path: str | Path | None = None) -> None:
+    `guard` is the current run's URL policy (`fetch.guard.Guard`); None means the strictest one."""
+
+    def __init__(self, path: str | Path | None = None, guard: Guard | None = None) -> None:
         self.path = Path(path) if path else default_path()
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as err:
-            raise InputError(f"{self.path}: cannot create the cache folder: {err.strerror}") from None
-        self.db = self._open()
+        self._guard_policy = guard
+        self.policy = guard.key if guard is not None else ""
+        self.db, self.writable = self._open()
 
-    def _open(self) -> sqlite_utils.Database:
+    def _open(self) -> tuple[sqlite_utils.Database, bool]:
         try:
-            return self._connect()
+            opened = open_cache(self.path)
         except sqlite3.DatabaseError as err:
-            if _locked(err):
+            if locked(err):
                 raise InputError(f"{self.path}: cache is locked: {err}") from None
+            if header_mark(self.path)[1] != APPLICATION_ID:
+                raise CacheError(f"{self.path}: an unreadable SQLite file citecheck did not create; left alone") from None
             self._rebuild(err)
-            return self._connect()
-
-    def _connect(self) -> sqlite_utils.Database:
-        conn = sqlite3.connect(str(self.path), timeout=30.0, check_same_thread=False)
-        try:
-            conn.execute("PRAGMA busy_timeout=30000")
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=NORMAL")
-            db = _sqlite_utils().Database(conn)
-            if conn.execute("PRAGMA user_version").fetchone()[0] != SCHEMA:
-                with conn:  # a cache from another schema is dropped, not migrated
-                    conn.execute("DROP TABLE IF EXISTS pages")
-                    conn.execute("CREATE TABLE pages (key TEXT PRIMARY KEY, url TEXT, fetched REAL, outcome TEXT, "
-                                 "facts TEXT, text TEXT, html TEXT, sibling TEXT)")
-                    conn.execute("CREATE INDEX IF NOT EXISTS pages_url ON pages (url)")
-                    conn.execute("CREATE TABLE IF NOT EXISTS extras (kind TEXT, key TEXT, stored REAL, data TEXT, "
-                                 "PRIMARY KEY (kind, key))")
-                    conn.execute(f"PRAGMA user_version={SCHEMA}")
-            conn.execute("SELECT 1 FROM pages LIMIT 1").fetchall()
-            return db
-        except sqlite3.DatabaseError:
-            conn.close()
-            raise
+            opened = open_cache(self.path)
+        except OSError as err:
+            raise InputError(f"{self.path}: cannot open the cache: {err.strerror or err}") from None
+        return _sqlite_utils().Database(opened.conn), opened.writable
 
     def _rebuild(self, err: BaseException) -> None:
+        """Only ever called for a file marked as citecheck's own."""
         print(f"citecheck: warning: cache {self.path} is unreadable ({err}); moved it aside and started a new one",
               file=sys.stderr)
         try:
@@ -137,22 +157,41 @@ class Cache:
         try:
             return action()
         except sqlite3.DatabaseError as err:
-            if _locked(err):
-                print(f"citecheck: warning: cache {self.path} is busy ({err}); skipped", file=sys.stderr)
+            if locked(err) or not self.writable:
+                print(f"citecheck: warning: cache {self.path} is busy or read-only ({err}); skipped", file=sys.stderr)
                 return fallback
             self.db.conn.close()
             self._rebuild(err)
-            self.db = self._connect()
+            self.db, self.writable = self._open()
             return fallback
+
+    def admits(self, url: str) -> bool:
+        """Whether the current policy would fetch `url` at all (checked before any lookup)."""
+        from citecheck.fetch.guard import Guard, Refused
+
+        if self._guard_policy is None:
+            self._guard_policy = Guard()
+        try:
+            self._guard_policy.vet_url(url)
+        except Refused:
+            return False
+        return True
 
     def get(self, url: str, max_age_days: float) -> Page | None:
         return self.get_many([url], max_age_days).get(url)
 
     def get_many(self, urls: Iterable[str], max_age_days: float) -> dict[str, Page]:
-        """Fresh cached pages for the given URLs, keyed by the URL asked for."""
-        return self._guard(lambda: self._select(list(dict.fromkeys(urls)), time.time() - max_age_days * DAY), {})
+        """Fresh cached pages for the URLs this run's policy may fetch, keyed by the URL asked for."""
+        admitted = [url for url in dict.fromkeys(urls) if self.admits(url)]
+        return self._guard(lambda: self._select(admitted, self._oldest(max_age_days)), {})
 
-    def _select(self, urls: list[str], oldest: float) -> dict[str, Page]:
+    @staticmethod
+    def _oldest(max_age_days: float) -> tuple[float, float]:
+        """The oldest fetch time still fresh, for answers and for NXDOMAIN facts."""
+        now = time.time()
+        return now - max_age_days * DAY, now - min(max_age_days, NXDOMAIN_DAYS) * DAY
+
+    def _select(self, urls: list[str], oldest: tuple[float, float]) -> dict[str, Page]:
         # Exact URLs first (one indexed lookup, no canonicalisation), then the canonical key for the rest.
         found = dict(self._rows("url", urls, oldest))
         rest: dict[str, list[str]] = {}
@@ -164,12 +203,14 @@ class Cache:
                 found[url] = page
         return {url: page if page.url == url else replace(page, url=url) for url, page in found.items()}
 
-    def _rows(self, column: str, values: list[str], oldest: float) -> Iterator[tuple[str, Page]]:
+    def _rows(self, column: str, values: list[str], oldest: tuple[float, float]) -> Iterator[tuple[str, Page]]:
         for start in range(0, len(values), 500):
             chunk = values[start:start + 500]
             marks = ",".join("?" * len(chunk))
-            rows = self.db.conn.execute(f"SELECT {column}, facts, text, html, sibling FROM pages "
-                                        f"WHERE fetched >= ? AND {column} IN ({marks})", [oldest, *chunk])
+            rows = self.db.conn.execute(
+                f"SELECT {column}, facts, text, html, sibling FROM pages WHERE {column} IN ({marks}) "
+                "AND policy IN ('', ?) AND ((kind = 'answer' AND fetched >= ?) OR (kind = 'nxdomain' AND fetched >= ?))",
+                [*chunk, self.policy, *oldest])
             for value, *row in rows:
                 yield value, decode(*row)
 
@@ -177,11 +218,15 @@ class Cache:
         self.put_many([page])
 
     def put_many(self, pages: Iterable[Page]) -> int:
-        """Store the cacheable pages; returns how many were stored."""
-        rows = [encode(p) for p in pages if cacheable(p)]
-        if rows:
+        """Store the facts worth storing (see `fact_kind`); returns how many were stored."""
+        rows = []
+        for page in pages:
+            kind = fact_kind(page)
+            if kind is not None:
+                rows.append(encode(page, kind, self.policy))
+        if rows and self.writable:
             self._guard(lambda: self.db.table("pages").insert_all(rows, pk="key", replace=True), None)
-        return len(rows)
+        return len(rows) if self.writable else 0
 
     def get_extra(self, kind: str, key: str) -> dict[str, Any] | None:
         def read() -> dict[str, Any] | None:
@@ -190,8 +235,7 @@ class Cache:
         return self._guard(read, None)
 
     def put_extra(self, kind: str, key: str, value: dict[str, Any]) -> None:
-        row = {"kind": kind, "key": key, "stored": time.time(), "data": json.dumps(value)}
-        self._guard(lambda: self.db.table("extras").insert(row, pk=("kind", "key"), replace=True), None)
+        self.put_extras(kind, {key: value})
 
     def fetched_at(self, urls: list[str]) -> dict[str, float]:
         """When each URL's stored facts were fetched (URLs as stored; absent when not cached)."""
@@ -200,7 +244,8 @@ class Cache:
             for start in range(0, len(urls), 500):
                 chunk = urls[start:start + 500]
                 marks = ",".join("?" * len(chunk))
-                out.update(self.db.conn.execute(f"SELECT url, fetched FROM pages WHERE url IN ({marks})", chunk))
+                out.update(self.db.conn.execute(f"SELECT url, fetched FROM pages WHERE url IN ({marks}) "
+                                                "AND policy IN ('', ?)", [*chunk, self.policy]))
             return out
         return self._guard(read, {}) if urls else {}
 
@@ -218,34 +263,43 @@ class Cache:
         return self._guard(read, {}) if keys else {}
 
     def put_extras(self, kind: str, items: dict[str, dict[str, Any]]) -> None:
-        """Several side-table records in one transaction."""
+        """Several side-table records in one transaction (nothing when the cache is read-only)."""
         now = time.time()
         rows = [{"kind": kind, "key": key, "stored": now, "data": json.dumps(value)} for key, value in items.items()]
-        if rows:
+        if rows and self.writable:
             self._guard(lambda: self.db.table("extras").insert_all(rows, pk=("kind", "key"), replace=True), None)
 
     def stats(self) -> dict[str, Any]:
         conn = self.db.conn
         by_outcome = dict(conn.execute("SELECT outcome, COUNT(*) FROM pages GROUP BY outcome ORDER BY outcome"))
+        by_kind = dict(conn.execute("SELECT kind, COUNT(*) FROM pages GROUP BY kind ORDER BY kind"))
         oldest, newest = conn.execute("SELECT MIN(fetched), MAX(fetched) FROM pages").fetchone()
         size = sum(Path(f"{self.path}{s}").stat().st_size for s in ("", "-wal") if Path(f"{self.path}{s}").exists())
-        return {"path": str(self.path), "pages": sum(by_outcome.values()), "by_outcome": by_outcome,
-                "extras": conn.execute("SELECT COUNT(*) FROM extras").fetchone()[0], "bytes": size,
-                "oldest": oldest, "newest": newest}
+        return {"path": str(self.path), "pages": sum(by_outcome.values()), "by_kind": by_kind,
+                "by_outcome": by_outcome, "extras": conn.execute("SELECT COUNT(*) FROM extras").fetchone()[0],
+                "bytes": size, "oldest": oldest, "newest": newest, "writable": self.writable}
 
     def prune(self, max_age_days: float) -> int:
-        """Drop pages and extras older than `max_age_days`; returns how many rows went."""
-        oldest = time.time() - max_age_days * DAY
+        """Drop facts past their lifetime (answers after `max_age_days`, NXDOMAIN after at most a day)
+        and extras older than `max_age_days`; returns how many rows went."""
+        answers, nxdomains = self._oldest(max_age_days)
+        self._writable_or_fail()
         with self.db.conn:
-            gone = self.db.conn.execute("DELETE FROM pages WHERE fetched < ?", [oldest]).rowcount
-            gone += self.db.conn.execute("DELETE FROM extras WHERE stored < ?", [oldest]).rowcount
+            gone = self.db.conn.execute("DELETE FROM pages WHERE (kind = 'nxdomain' AND fetched < ?) OR fetched < ?",
+                                        [nxdomains, answers]).rowcount
+            gone += self.db.conn.execute("DELETE FROM extras WHERE stored < ?", [answers]).rowcount
         return gone
 
     def clear(self) -> int:
+        self._writable_or_fail()
         with self.db.conn:
             gone = self.db.conn.execute("DELETE FROM pages").rowcount
             gone += self.db.conn.execute("DELETE FROM extras").rowcount
         return gone
+
+    def _writable_or_fail(self) -> None:
+        if not self.writable:
+            raise InputError(f"{self.path}: the cache is read-only here")
 
     def close(self) -> None:
         self.db.conn.close()
@@ -255,7 +309,3 @@ class Cache:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def _locked(err: BaseException) -> bool:
-    return isinstance(err, sqlite3.OperationalError) and ("locked" in str(err) or "busy" in str(err))

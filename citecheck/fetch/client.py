@@ -58,6 +58,7 @@ class Fetcher:
         self.dns = self._resolver.evidence = DnsEvidence(self._resolver)
         self._socket_factory = socket_factory
         self._session: aiohttp.ClientSession | None = None
+        self.connected: set[str] = set()  # hosts a TCP connection was made to (evidence for fetch.outage)
 
     async def __aenter__(self) -> Self:
         connector = aiohttp.TCPConnector(limit=self.config.concurrency, limit_per_host=0, resolver=self._resolver,
@@ -66,9 +67,18 @@ class Fetcher:
                                         sock_read=self.config.read_timeout)
         headers = {"User-Agent": self.config.user_agent or USER_AGENT, "Accept": ACCEPT,
                    "Accept-Language": "en;q=1.0, *;q=0.5", "Accept-Encoding": ACCEPT_ENCODING}
+        trace = aiohttp.TraceConfig()
+        trace.on_request_start.append(_note_host)
+        trace.on_connection_create_end.append(self._note_connected)
         self._session = aiohttp.ClientSession(connector=connector, timeout=timeout, headers=headers,
-                                              auto_decompress=False, trust_env=False, cookie_jar=aiohttp.CookieJar())
+                                              auto_decompress=False, trust_env=False, cookie_jar=aiohttp.CookieJar(),
+                                              trace_configs=[trace])
         return self
+
+    async def _note_connected(self, _session: Any, context: Any, _params: Any) -> None:
+        host = getattr(context, "host", "")
+        if host:
+            self.connected.add(host)
 
     async def __aexit__(self, *exc: object) -> None:
         await self.siblings.close()
@@ -240,6 +250,10 @@ class _Budget:
         if self.deadline is None:
             return self.seconds
         return self.deadline - asyncio.get_running_loop().time()
+
+
+async def _note_host(_session: Any, context: Any, params: Any) -> None:
+    context.host = (params.url.raw_host or "").lower().rstrip(".")
 
 
 def _host_key(target: Any) -> str:

@@ -19,7 +19,8 @@ from aiohttp.abc import AbstractResolver, ResolveResult
 from yarl import URL
 
 from citecheck.errors import ConfigError
-from citecheck.fetch.addresses import IPAddress, embedded_ipv4, ip_refusal, literal_ip
+from citecheck.fetch.addresses import IPAddress, ip_refusal, literal_ip
+from citecheck.fetch.cache import policy_key
 
 __all__ = ["Guard", "GuardedResolver", "Refused", "ip_refusal", "parse_allow"]
 SCHEMES = ("http", "https")
@@ -36,7 +37,12 @@ class Refused(OSError):
 
 @dataclass(frozen=True)
 class Allowed:
-    """One `allow` entry: a host name or an address/network, optionally one port."""
+    """One `allow` entry: a host name or an address/network, optionally one port.
+
+    An address entry admits that address as such: written in its canonical form in a URL
+    (`127.0.0.1`, `[::1]`) or handed back by the resolver for a name. Other spellings that a client
+    would translate to it (`2130706433`, `0x7f.1`, `127.1`, `[::ffff:127.0.0.1]`, NAT64 and 6to4
+    forms) are other destinations as far as the policy goes, and stay refused."""
 
     name: str = ""
     network: ipaddress.IPv4Network | ipaddress.IPv6Network | None = None
@@ -46,8 +52,9 @@ class Allowed:
         if self.port is not None and port != self.port:
             return False
         if self.network is not None:
-            candidates = [a for a in (ip, embedded_ipv4(ip) if ip else None) if a is not None]
-            return any(a.version == self.network.version and a in self.network for a in candidates)
+            if ip is None or ip.version != self.network.version or ip not in self.network:
+                return False
+            return _canonically_spelled(host, ip)
         return bool(self.name) and host.lower().rstrip(".") == self.name
 
 
@@ -92,6 +99,7 @@ class Guard:
     def __init__(self, allow: tuple[str, ...] = (), allow_private: bool = False) -> None:
         self.allow_private = allow_private
         self.allowed = tuple(parse_allow(entry) for entry in allow)
+        self.key = policy_key(allow, allow_private)  # what the cache files this run's facts under
 
     def refusal(self, host: str, ip: IPAddress, port: int | None) -> str:
         """'' when connecting to `ip` (named `host`) on `port` is fine, else why not."""
@@ -172,6 +180,17 @@ class GuardedResolver(AbstractResolver):
     async def close(self) -> None:
         if self._base is not None:
             await self._base.close()
+
+
+def _canonically_spelled(host: str, ip: IPAddress) -> bool:
+    """A resolved name (any), or an IP literal written exactly as the address's canonical form."""
+    written = host.strip("[]").lower()
+    try:
+        if literal_ip(written) is None:
+            return True  # a DNS name: `ip` is what the resolver answered
+    except ValueError:
+        return False
+    return written == _spelled(ip)
 
 
 @lru_cache(maxsize=1024)

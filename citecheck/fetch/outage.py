@@ -3,8 +3,10 @@
 `assess(pages)` looks at the pages a run fetched over the network (cache hits say nothing about
 today's network) and groups them by *outside* host: every DNS name, and every IP literal that is
 globally routable (a loopback or private test server says nothing about the outside world). A host
-is **reached** when some fetch on it got an HTTP status, a TLS handshake failure (something
-answered), or a corroborated NXDOMAIN (the resolver was shown to work). It **failed at the network**
+is **reached** when a TCP connection to it was made (`Fetcher.connected`: a server that accepted
+and then stalled still shows the network works), some fetch on it got an HTTP status or a TLS
+handshake failure (something answered), or its NXDOMAIN was corroborated. A name that merely
+resolved is not enough: a sandbox may answer DNS and drop every connection. It **failed at the network**
 when every fetch on it ended in a resolver failure, a timeout, a refused or a reset connection
 before any status.
 
@@ -13,8 +15,9 @@ least `THRESHOLD` (80 %) of them failed at the network (the rest failed in ways 
 either, such as an invalid response). The run then prints `Outage.line()` on stderr, reports those
 links as unverifiable, computes no score, records nothing and exits 2.
 
-API for a pipeline (harvest uses the same): `outage = assess(fresh_pages)`; `outage is None` means
-carry on; otherwise `outage.line()` is the message and `outage.hosts`/`outage.reachable` the counts.
+API for a pipeline (harvest uses the same): `outage = assess(fresh_pages, fetcher.connected)`;
+`outage is None` means carry on; otherwise `outage.line()` is the message and
+`outage.hosts`/`outage.failed` the counts.
 """
 from __future__ import annotations
 
@@ -42,9 +45,10 @@ class Outage:
         return f"network unavailable: {self.reachable} of {self.hosts} hosts reachable; no verdicts recorded"
 
 
-def assess(pages: Iterable[Page]) -> Outage | None:
-    """An Outage when the pages fetched fresh in this run show no working network, else None."""
-    reached: set[str] = set()
+def assess(pages: Iterable[Page], connected: Iterable[str] = ()) -> Outage | None:
+    """An Outage when the pages fetched fresh in this run (and the hosts a connection was made to)
+    show no working network, else None."""
+    reached: set[str] = {host.lower().rstrip(".") for host in connected}
     failed: set[str] = set()
     tried: set[str] = set()
     for page in pages:

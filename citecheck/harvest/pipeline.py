@@ -137,7 +137,9 @@ def _open_cache(config: Config) -> Any:
     from citecheck.fetch import Cache
 
     try:
-        return Cache(config.fetch.cache or None)
+        from citecheck.fetch.guard import Guard
+
+        return Cache(config.fetch.cache or None, guard=Guard(config.fetch.allow, config.fetch.allow_private))
     except InputError as err:
         print(f"citecheck: warning: {err}; harvesting without a cache", file=sys.stderr)
         return None
