@@ -113,3 +113,20 @@ def test_every_command_refuses_a_malformed_pack(tmp_path: Path, monkeypatch: pyt
     assert code == 2
     assert stderr.count("\n") == 1 and f"x.yaml:{line}: data" in stderr, stderr
     assert not (tmp_path / "out.md").exists() and not (tmp_path / "out.json").exists()
+
+
+def test_a_valid_rules_pack_defines_working_rules(tmp_path: Path) -> None:
+    (tmp_path / "x.yaml").write_text(
+        "pack: house-style\nkind: rules\nrules:\n"
+        "  - {id: M901, name: no-hype, type: existence, message: 'hype word {}', tokens: [revolutionary], severity: info}\n"
+        "  - {id: U901, name: no-intranet, type: domain-list, message: 'intranet host {}', domains: [corp.local], code: true}\n",
+        encoding="utf-8")
+    registry = build_registry([str(tmp_path)])
+    assert {r.id for r in registry.rules} >= {"M901", "U901"}
+    (tmp_path / "d.md").write_text("A revolutionary plan, see https://wiki.corp.local/x.\n", encoding="utf-8")
+    from citecheck.cli import main
+
+    result = CliRunner().invoke(main, ["audit", "--offline", "--format", "json", "--rules", str(tmp_path),
+                                       str(tmp_path / "d.md")])
+    found = {f["rule"]: f["severity"] for f in json.loads(result.stdout)["findings"]}
+    assert found["M901"] == "info" and found["U901"] == "warning"
