@@ -155,3 +155,18 @@ def test_no_module_imports_private_cpython_internals() -> None:
                 if parts[0] in stdlib and any(p.startswith("_") and not p.startswith("__") for p in parts[1:]):
                     raise AssertionError(f"{path.relative_to(root)}:{node.lineno}: imports {name}")
                 assert parts[0] not in {"sre_parse", "sre_compile", "sre_constants"}, f"{path}: {name}"
+
+
+def test_a_bad_extra_regex_in_the_config_is_one_line_and_exit_2(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from citecheck.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".citecheck.yaml").write_text("rules:\n  H003: {options: {extra_titles: ['(gone']}}\n", encoding="utf-8")
+    (tmp_path / "m.md").write_text("# memo\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["audit", "--offline", "m.md"])
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1
+    assert "rule H003 (soft-404): cannot prepare its options: error: missing ), unterminated subpattern" in result.stderr
