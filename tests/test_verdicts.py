@@ -173,3 +173,35 @@ async def test_system_resolver_control_query_asks_for_the_zone_soa(monkeypatch: 
     assert await system.zone_exists("org") is True and await system.zone_exists("invalid-zone") is None
     assert asked == [("org.", "SOA"), ("invalid-zone.", "SOA")]
     await system.close()
+
+
+def test_outage_text_report_says_why_there_is_no_score(dns: SwitchDns, tmp_path: Path) -> None:
+    dns.down = True
+    memo = tmp_path / "memo.md"
+    memo.write_text("# Memo\n\nClaim ([source](http://harbor-data.org/r)).\n")
+    result = CliRunner().invoke(main, ["audit", str(memo), "--format", "text", "--no-cache", "--ignore", "M008"])
+    assert result.exit_code == 2 and "no citation-truth score (network unavailable)" in result.stdout
+    assert result.stderr.strip().splitlines()[-1] == "network unavailable: 0 of 1 hosts reachable; no verdicts recorded"
+
+
+async def test_nxdomain_waits_for_lookups_in_flight(web: RawWeb) -> None:
+    """The fabricated name fails at once, the real one answers later; the control query finds
+    nothing (no zones): the NXDOMAIN is still corroborated by the lookup that was under way."""
+    import asyncio
+
+    from citecheck.config import FetchConfig
+    from citecheck.fetch import fetch_all
+
+    class SlowDns(SwitchDns):
+        async def resolve(self, host: str, port: int = 0, family: Any = 0) -> Any:
+            if host in self.table:
+                await asyncio.sleep(0.3)
+            return await super().resolve(host, port)
+
+    fake, real = "http://fabricated-institute.org/r", f"http://harbor-data.org:{web.port}/ok"
+    config = FetchConfig(allow_private=True, use_cache=False, timeout=3, retries=0)
+    pages = await fetch_all([fake, real], config, resolver=SlowDns(names=("harbor-data.org",)))
+    assert (pages[fake].outcome, pages[fake].error) == (Outcome.DEAD, "nxdomain")
+    assert pages[real].outcome is Outcome.OK and pages.outage is None
+    alone = await fetch_all([fake], config, resolver=SlowDns(names=("harbor-data.org",)))
+    assert (alone[fake].outcome, alone[fake].error) == (Outcome.UNVERIFIABLE, "unresolved")

@@ -4,7 +4,8 @@ A resolver that answers "no such name" for every name (a sandbox without DNS, a 
 looks, one lookup at a time, exactly like a world of fabricated domains. So "this name does not
 exist" is believed only when the same run's resolver has shown it works:
 
-- it answered for another name of the run (any positive answer, even one the guard then refused), or
+- it answered for another name of the run (any positive answer, even one the guard then refused;
+  lookups still in flight are waited for, up to `CONTROL_TIMEOUT` seconds), or
 - a control query, asked through the same resolver object, found the public suffix's zone (its
   SOA record: `org` for `fabricated-institute.org`). This is what lets a memo whose only link is a
   fabricated domain still be reported dead when the network works.
@@ -50,10 +51,18 @@ class DnsEvidence:
         self.resolver = resolver
         self.answered: set[str] = set()
         self._controls: dict[str, asyncio.Task[bool]] = {}
+        self.inflight = 0  # lookups under way
+        self._news = asyncio.Event()  # set whenever a lookup ends
 
-    def saw_answer(self, host: str) -> None:
-        """The resolver returned addresses for `host`."""
-        self.answered.add(_name(host))
+    def lookup_started(self) -> None:
+        self.inflight += 1
+
+    def lookup_ended(self, host: str, answered: bool) -> None:
+        """A lookup of `host` ended; `answered`: the resolver returned addresses for it."""
+        self.inflight -= 1
+        if answered:
+            self.answered.add(_name(host))
+        self._news.set()
 
     async def corroborates(self, host: str) -> bool:
         """Whether an NXDOMAIN for `host` can be believed: another name resolved in this run, or the
@@ -67,7 +76,20 @@ class DnsEvidence:
         task = self._controls.get(zone)
         if task is None:
             task = self._controls[zone] = asyncio.ensure_future(self._control(zone))
-        return await asyncio.shield(task) or bool(self.answered - {name})
+        if await asyncio.shield(task):
+            return True
+        # No control answer (no dnspython, or DNS over UDP blocked): lookups of the run still in
+        # flight may yet show the resolver works; wait for them (at most as long as a control query).
+        deadline = asyncio.get_running_loop().time() + CONTROL_TIMEOUT
+        while not self.answered - {name}:
+            if self.inflight <= 0:
+                return False
+            self._news.clear()
+            try:
+                await asyncio.wait_for(self._news.wait(), deadline - asyncio.get_running_loop().time())
+            except TimeoutError:
+                return False
+        return True
 
     @property
     def controls(self) -> dict[str, bool]:

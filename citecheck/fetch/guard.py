@@ -153,9 +153,7 @@ class GuardedResolver(AbstractResolver):
         if literal is not None:  # aiohttp normally skips us for literals; refuse odd spellings anyway
             answers = [_result(host, str(literal), port, literal)]
         else:
-            answers = await self._resolver().resolve(host, port, family)
-            if answers and self.evidence is not None:
-                self.evidence.saw_answer(host)  # the resolver works, whatever the guard says next
+            answers = await self._lookup(host, port, family)
         if literal is None and self.guard.allows_name(host, port):
             return answers
         for answer in answers:
@@ -163,6 +161,19 @@ class GuardedResolver(AbstractResolver):
             why = self.guard.refusal(host, ip, port)
             if why:
                 raise Refused("blocked-private", f"{host} resolves to {ip} ({why})")
+        return answers
+
+    async def _lookup(self, host: str, port: int, family: socket.AddressFamily) -> list[ResolveResult]:
+        """The base resolver's answer, told to the run's DNS evidence (it works, whatever the guard
+        says next)."""
+        if self.evidence is None:
+            return await self._resolver().resolve(host, port, family)  # type: ignore[no-any-return]
+        self.evidence.lookup_started()
+        answers: list[ResolveResult] = []
+        try:
+            answers = await self._resolver().resolve(host, port, family)
+        finally:
+            self.evidence.lookup_ended(host, bool(answers))
         return answers
 
     async def zone_exists(self, zone: str) -> bool | None:

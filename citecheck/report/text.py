@@ -80,5 +80,8 @@ def summary_line(s: dict[str, Any]) -> str:
         line += f"; {s['suppressed']} suppressed"
     if "citation_truth_score" in s:
         value = s["citation_truth_score"]
-        line += "; citation-truth score n/a (no citations)" if value is None else f"; citation-truth score {value}/10"
+        if s.get("network") == "unavailable":
+            line += "; no citation-truth score (network unavailable)"
+        else:
+            line += "; citation-truth score n/a (no citations)" if value is None else f"; citation-truth score {value}/10"
     return line + f" in {s.get('duration_s', 0)} s"
