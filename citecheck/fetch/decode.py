@@ -53,33 +53,46 @@ def _from_meta(body: bytes) -> str | None:
     return name
 
 
-def sniff(body: bytes, content_type: str = "") -> tuple[str, int]:
-    """(codec name, bytes of BOM to skip) for `body` served with `content_type`."""
+def _declared(body: bytes, content_type: str) -> tuple[str, int] | None:
+    """(codec, BOM length) from a BOM, the HTTP charset or the meta prescan; None when undeclared."""
     for bom, name in _BOMS:
         if body.startswith(bom):
             return name, len(bom)
     declared = _from_header(content_type) or _from_meta(body)
-    if declared is not None:
-        return declared, 0
-    try:
-        body.decode("utf-8")
-    except UnicodeDecodeError as err:
-        if err.start >= len(body) - 3 and err.reason == "unexpected end of data":
-            return "utf-8", 0  # a body cut inside its last character is still UTF-8
-        return _detected(body), 0
-    return "utf-8", 0
+    return (declared, 0) if declared is not None else None
 
 
-def _detected(body: bytes) -> str:
+def _undeclared(err: UnicodeDecodeError, body: bytes) -> str:
+    """The codec of a body that declares none and is not valid UTF-8."""
+    if err.start >= len(body) - 3 and err.reason == "unexpected end of data":
+        return "utf-8"  # a body cut inside its last character is still UTF-8
     from charset_normalizer import from_bytes  # ~12 ms to import: only for undeclared non-UTF-8 bodies
 
     best = from_bytes(body[:DETECT]).best()
     return _usable(best.encoding if best is not None else None) or "cp1252"
 
 
+def sniff(body: bytes, content_type: str = "") -> tuple[str, int]:
+    """(codec name, bytes of BOM to skip) for `body` served with `content_type`."""
+    found = _declared(body, content_type)
+    if found is not None:
+        return found
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError as err:
+        return _undeclared(err, body), 0
+    return "utf-8", 0
+
+
 def decode(body: bytes, content_type: str = "") -> str:
     """The text of `body` as a browser would decode it; never raises."""
-    name, skip = sniff(body, content_type)
+    found = _declared(body, content_type)
+    if found is None:
+        try:
+            return body.decode("utf-8")  # the common undeclared case, decoded once
+        except UnicodeDecodeError as err:
+            found = _undeclared(err, body), 0
+    name, skip = found
     try:
         return to_unicode(body[skip:], name)
     except (LookupError, UnicodeError, ValueError):  # a codec that fails even with errors="replace"
