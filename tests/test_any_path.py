@@ -17,6 +17,7 @@ from citecheck.engine.run import Fetched
 from citecheck.fetch import Fetcher
 from citecheck.fetch.facts import complete
 from citecheck.models import Link, Location, Page
+from citecheck.report.html_verdicts import finding_verdict
 from citecheck.score import _worst
 from citecheck.support.shape import normalised, page_shape
 
@@ -103,3 +104,5 @@ def test_shell_verdict_scores_as_unverifiable_not_dead() -> None:
     shell_finding = Finding("m.md", 1, 1, "H003", "soft-404", Severity.WARNING, "unverifiable: …")
     dead_finding = Finding("m.md", 1, 1, "H003", "soft-404", Severity.ERROR, "soft 404: …")
     assert _worst([shell_finding])[2] == "unverifiable" and _worst([dead_finding])[2] == "soft-404"
+    assert finding_verdict(shell_finding) == ("unverifiable", "unverifiable")  # the HTML report agrees
+    assert finding_verdict(dead_finding) == ("soft-404", "soft-404")

@@ -53,7 +53,7 @@ def finding_verdict(f: Finding) -> tuple[str, str] | None:
         known = (1, 0.0, "unsupported")
     if known is not None:
         fine = known[2]
-        if f.rule == "H002" and f.severity.value != "error":
+        if f.rule in ("H002", "H003") and f.severity.value != "error":  # as in score._worst
             fine = "unverifiable"
         shown = _FOLD.get(fine)
         return (shown, fine) if shown else None
