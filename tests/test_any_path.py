@@ -68,6 +68,13 @@ async def test_shell_for_any_path_is_unverifiable(aiohttp_server: Any, defer: bo
     assert hits[0].severity is not None and hits[0].severity.value == "warning"
 
 
+async def test_shell_with_some_text_is_unverifiable_not_a_soft_404(aiohttp_server: Any) -> None:
+    # 100-300 characters: enough for the sibling text ratio, still a shell
+    body = "<div id='root'><p>" + "Acme keeps your reports in one place. " * 5 + "</p></div>"
+    hits = await judge(aiohttp_server, app(any_path=True, body=body))
+    assert len(hits) == 1 and hits[0].message.startswith("unverifiable: the site answers the same page")
+
+
 async def test_shell_on_a_site_with_real_404s_is_live(aiohttp_server: Any) -> None:
     assert await judge(aiohttp_server, app(any_path=False)) == []
 

@@ -187,13 +187,16 @@ def is_shell(page: Page, options: Mapping[str, Any]) -> bool:
 
 def check(fetched: Fetched, options: Mapping[str, Any], prepared: Prepared | None = None) -> Iterator[Hit]:
     found = signals(fetched.page, options, prepared)
+    shell = is_shell(fetched.page, options)
+    if shell:  # a shell the site serves for any path: being like the sibling proves nothing
+        found = [(name, text) for name, text in found if not name.startswith("sibling-")]
     weights = {**WEIGHTS, **options.get("weights", {})}
     score = sum(int(weights.get(name, 1)) for name, _ in found)
     if found and score >= int(options.get("min_score", 2)):
         names = ", ".join(name for name, _ in found)
         yield emit(fetched, f"soft 404: the page answers 200 but looks dead ({names})",
                    "; ".join(text for _, text in found))
-    elif is_shell(fetched.page, options):  # no evidence of death, and none of life either
+    elif shell:  # no evidence of death, and none of life either
         chars = len(fetched.page.text_sample or "")
         yield emit(fetched, "unverifiable: the site answers the same page for any path (client-rendered)",
                    f"a random non-existent path answered 200 with the identical page; {chars} characters of "
