@@ -34,19 +34,19 @@ from citecheck.engine.run import Engine
 from citecheck.engine.select import resolve
 from citecheck.fetch.parse import parse_body
 from citecheck.fetch.probe import probe_url
+from citecheck.fetch.verdict import decide, is_challenge
 from citecheck.models import Finding, Hop, Link, LinkKind, Location, Outcome, Page
 from citecheck.support.shape import page_shape
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = ROOT.parent / "shared" / "realworld" / "pages"
-EXPECTED = {"soft404": "H003", "hard404-body": "H001", "server-error": "H001", "paywall": "H004",
+EXPECTED = {"soft404": "H003", "hard404-body": "H001", "server-error": "H002", "paywall": "H004",
             "login-wall": "H005", "consent-wall": "H005", "bot-challenge": "H006"}
 # Findings that are also right on a label (a soft 404 often has a mismatched title and a redirect).
 ALSO_RIGHT = {"soft404": {"H007", "H008"}, "hard404-body": {"H007", "H008"}, "login-wall": {"H008"},
-              "consent-wall": {"H008"}, "bot-challenge": {"H008"}}
+              "consent-wall": {"H008"}, "bot-challenge": {"H008", "H002"}}
 CLEAN = ("article", "js-shell")
 VERDICT_RULES = ("H001", "H002", "H003", "H004", "H005", "H006", "H009")
-_UNVERIFIABLE = {401, 403, 407, 429, 451, 999}
 _GARBAGE = re.compile(r"\s+HTTP/\S+\s+\d{3}.*$")
 PROBE_TOKEN = "qzjxkvwpqzjxkvwp"  # the sibling probe's random letters, fixed here so runs compare
 GENERIC_404 = b"<html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>"
@@ -139,13 +139,10 @@ def load_captures(pages: Path = PAGES) -> list[Capture]:
     return out
 
 
-def outcome_of(status: int) -> tuple[Outcome, str]:
-    """The shared fetch contract: 2xx ok; 401/403/407/429/451/999 unverifiable; other 4xx dead; 5xx dead."""
-    if 200 <= status < 300:
-        return Outcome.OK, ""
-    if status in _UNVERIFIABLE:
-        return Outcome.UNVERIFIABLE, ""
-    return Outcome.DEAD, "server-error" if status >= 500 else ""
+def outcome_of(cap: Capture) -> tuple[Outcome, str]:
+    """The fetcher's own verdict on the recorded answer (`citecheck.fetch.verdict`): 2xx ok; a
+    challenge, 401/403/407/429/451/999 and a 5xx after retries unverifiable; other 4xx dead."""
+    return decide(cap.status, "", is_challenge(cap.status, cap.headers, cap.body))
 
 
 def sibling_answers(captures: Iterable[Capture]) -> dict[str, tuple[int, bytes]]:
@@ -161,7 +158,7 @@ def page_of(cap: Capture, sibling: tuple[int, bytes]) -> Page:
     """Page facts of one capture, as the fetcher builds them."""
     ctype = cap.headers.get("content-type", "")
     facts = parse_body(cap.body, ctype)
-    outcome, error = outcome_of(cap.status)
+    outcome, error = outcome_of(cap)
     chain = (*(Hop(u, 302, cap.hops[i + 1]) for i, u in enumerate(cap.hops[:-1])), Hop(cap.final_url, cap.status))
     sib_status, sib_body = sibling
     probe = probe_url(cap.final_url, PROBE_TOKEN)
