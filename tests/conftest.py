@@ -20,9 +20,11 @@ def _hypothesis_profiles() -> None:
     (it finds new cases) and failing examples are kept outside the checkout, under the user's cache
     directory, so a clone never carries another run's failures. `HYPOTHESIS_PROFILE` picks one."""
     from hypothesis import settings
+    from hypothesis.configuration import set_hypothesis_home_dir
     from hypothesis.database import DirectoryBasedExampleDatabase
 
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    set_hypothesis_home_dir(str(cache / "citecheck-tests" / "hypothesis-home"))  # not ./.hypothesis
     settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
     settings.register_profile("dev", database=DirectoryBasedExampleDatabase(str(cache / "citecheck-tests" / "hypothesis")))
     default = "ci" if os.environ.get("CI", "").lower() in ("true", "1") else "dev"
