@@ -10,7 +10,6 @@ character device such as `/dev/null`, a FIFO, a socket, `/dev/stdout` — is wri
 from __future__ import annotations
 
 import os
-import secrets
 import stat
 from pathlib import Path
 
@@ -65,7 +64,7 @@ def _write_through(target: Path) -> bool:
 def _temp_beside(final: Path) -> tuple[Path, int]:
     """A new file next to `final`, opened for writing with mode 0666 & ~umask."""
     while True:
-        tmp = final.with_name(f".{final.name}.{secrets.token_hex(4)}.tmp")
+        tmp = final.with_name(f".{final.name}.{os.urandom(4).hex()}.tmp")  # not `secrets`: 5-20 ms of imports
         try:
             return tmp, os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666)
         except FileExistsError:

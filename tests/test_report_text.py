@@ -1,8 +1,11 @@
 """`--format text`: grouped by file, one line per finding, a summary line last; safe on hostile text."""
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from reportkit import BAD_MEMO, CLEAN_MEMO, audit_files, finding, hostile_findings, render_report, summary_of
 
 from citecheck.report import render
@@ -59,3 +62,54 @@ def test_colour_only_when_asked() -> None:
     findings = [finding()]
     assert "\x1b[" in render("text", findings, summary_of(findings), color=True)
     assert "\x1b[" not in render("text", findings, summary_of(findings), color=False)
+
+
+# -- the plain path against rich ------------------------------------------------------------------------------------
+
+MARKUP_PIECES = ["[", "]", "\\", "[/]", "[bold]", "[dim]x[/]", "[a]", "[#f00]", "[@click]", "[/bold]", "\t", "a", " ",
+                 "é", ":warning:", "[[", "]]", "\\[b]", "\\\\[b]", "[b=1]", "x\\"]
+
+
+def _rich_plain(markup: str) -> str:
+    import io
+
+    from rich.console import Console
+
+    out = io.StringIO()
+    Console(file=out, force_terminal=False, no_color=True, highlight=False, emoji=False, width=200,
+            soft_wrap=True).print(markup)
+    return out.getvalue()
+
+
+@given(st.lists(st.one_of(st.sampled_from(MARKUP_PIECES), st.text(max_size=3)), max_size=12).map("".join))
+@settings(max_examples=300, deadline=None)
+def test_shown_text_prints_as_rich_prints_it(text: str) -> None:
+    """Any memo text, escaped by `shown` and framed by the reporter's tags, prints exactly as rich
+    prints it without colour (the plain path must not need rich)."""
+    from citecheck.report.text import _Plain, shown
+
+    markup = f"  [bold red]error  [/] [bold]U001[/] {shown(text)}  [dim]({shown(text[::-1])})[/] {shown(text[:3])}"
+    out = io.StringIO()
+    _Plain(out).print(markup)
+    assert out.getvalue() == _rich_plain(markup)
+
+
+def test_escape_matches_rich() -> None:
+    from rich.markup import escape as rich_escape
+
+    from citecheck.report.text import escape
+
+    for text in MARKUP_PIECES + ["[b]\\", "a\\", "\\\\", "[/x] [y] \\[z]"]:
+        assert escape(text) == rich_escape(text), text
+
+
+def test_plain_output_does_not_import_rich(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys; from citecheck.report import render; from citecheck.models import Finding, Severity; "
+            "f = Finding('m.md', 1, 1, 'U001', 'placeholder-domain', Severity.ERROR, 'msg [b] \\\\', 'https://x', ''); "
+            "print(render('text', [f], {'findings': 1}), end=''); assert 'rich' not in sys.modules, 'rich imported'")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert "msg [b] \\" in proc.stdout

@@ -38,8 +38,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from rapidfuzz import fuzz
-
 from citecheck.checks._match import content_words, match, slug_words, stopset
 from citecheck.checks._page import Lists, answered, emit, is_deep, is_html, is_root, pack_items, path_segments
 from citecheck.models import Hit, Page
@@ -150,6 +148,8 @@ def sibling_signals(page: Page, options: Mapping[str, Any]) -> list[Signal]:
     if page.sibling_status != 200 or not is_deep(page.url) or min(len(sibling), len(text)) < least:
         return []
     same, similar = float(options.get("sibling_same", 97)), float(options.get("sibling_similar", 85))
+    from rapidfuzz import fuzz  # only pages with a sibling probe: not at every CLI start
+
     # a ratio under both thresholds is never used: rapidfuzz may stop early (on lengths alone, say)
     ratio = fuzz.ratio(text[:5000], sibling[:5000], score_cutoff=min(same, similar))
     if ratio >= same:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -100,10 +101,21 @@ def prepare(options: Mapping[str, Any]) -> Platforms:
     return Platforms(options.get("pack", {}))
 
 
+def _similar(a: str, b: str, cutoff: float) -> bool:
+    """rapidfuzz's ratio(a, b) >= cutoff. The ratio is 200 * LCS / (len a + len b), and the longest
+    common subsequence is at most the characters the two share (as multisets), so most pairs are
+    decided without importing rapidfuzz, which a CLI start then never pays for."""
+    if not a or not b or 200 * min(len(a), len(b)) / (len(a) + len(b)) < cutoff:
+        return False
+    if 200 * sum((Counter(a) & Counter(b)).values()) / (len(a) + len(b)) < cutoff:
+        return False
+    from rapidfuzz import fuzz
+
+    return fuzz.ratio(a, b) >= cutoff
+
+
 def watermark_match(name: str, pack: Mapping[str, Any] | Platforms, cutoff: float = 92, dominance: float = 0.75) -> str:
     """The platform `name` equals or is dominated by (`pack` raw or as `prepare` built it), or ''."""
-    from rapidfuzz import fuzz  # only when the memo names a company
-
     platforms = pack if isinstance(pack, Platforms) else Platforms(pack)
     norm = _normalise(name, platforms.suffixes)
     compact = norm.replace(" ", "")
@@ -111,7 +123,7 @@ def watermark_match(name: str, pack: Mapping[str, Any] | Platforms, cutoff: floa
         return ""
     covered, best = 0, ""
     for platform, p_norm, p_compact, word in platforms.entries:
-        if fuzz.ratio(norm, p_norm) >= cutoff or fuzz.ratio(compact, p_compact) >= cutoff:
+        if _similar(norm, p_norm, cutoff) or _similar(compact, p_compact, cutoff):
             return platform
         if p_compact and word.search(norm):
             covered += len(p_compact)

@@ -9,7 +9,6 @@ import click
 
 from citecheck.atomic import atomic_write
 from citecheck.audit import audit_inputs, judge
-from citecheck.baseline import filter_new, load_baseline
 from citecheck.cli.options import build_config, config_options, fetch_options
 from citecheck.engine.registry import build_registry
 from citecheck.errors import InputError
@@ -80,6 +79,8 @@ def command(paths: tuple[str, ...], offline: bool, fmt: str, fail_on: str | None
             if results is not None and report.outage is None:
                 results.store(report, report.pages)
     if baseline_path:
+        from citecheck.baseline import filter_new, load_baseline
+
         texts = dict(files)
         report.findings, hidden = filter_new(report.findings, texts, load_baseline(baseline_path))
         report.extra_summary["baselined"] = hidden

@@ -1,24 +1,67 @@
-"""`--format text`: findings grouped by file through rich, then a one-paragraph summary."""
+"""`--format text`: findings grouped by file, then a one-paragraph summary.
+
+Lines are written in rich's console markup. With colour they go through rich; without colour
+(a pipe, a file, a pre-commit hook) the markup is reduced to its plain text here, following
+rich's own markup grammar (`RE_TAGS`, `escape` and `_parse` of `rich.markup`, checked against
+rich by `tests/test_report_text.py`), so that a plain run does not pay the ~25 ms of importing rich.
+"""
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Any
-
-from rich.console import Console
-from rich.markup import escape
+from typing import IO, Any
 
 from citecheck.models import Finding
 from citecheck.report.base import Reporter
 
 _STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
-# Control characters from a hostile memo must not reach a terminal (ESC sequences, bells, carriage returns).
-_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f]")
+# Control characters from a hostile memo must not reach a terminal (ESC sequences, bells, carriage returns);
+# a tab is shown as \t too (its width would depend on the terminal's idea of the text before it).
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+_TAGS = re.compile(r"((\\*)\[([a-z#/@][^[]*?)])")  # rich.markup.RE_TAGS
+_TAG_TO_ESCAPE = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")  # the pattern of rich.markup.escape
+
+
+def escape(markup: str) -> str:
+    """Text made literal in rich markup (rich.markup.escape's rule, without importing rich)."""
+    markup = _TAG_TO_ESCAPE.sub(lambda m: f"{m.group(1)}{m.group(1)}\\{m.group(2)}", markup)
+    return markup + "\\" if markup.endswith("\\") and not markup.endswith("\\\\") else markup
+
+
+def plain(markup: str) -> str:
+    """The text rich would print for `markup` without colour: tags dropped, escapes resolved
+    (rich.markup.render's walk over rich.markup._parse, styles left out)."""
+    if "[" not in markup:
+        return markup
+    out, position = [], 0
+    for match in _TAGS.finditer(markup):
+        full_text, escapes, _tag = match.groups()
+        start, end = match.span()
+        if start > position:
+            out.append(markup[position:start].replace("\\[", "["))
+        position = end
+        if escapes:
+            backslashes, escaped = divmod(len(escapes), 2)
+            out.append("\\" * backslashes)
+            if escaped:
+                out.append(full_text[len(escapes):].replace("\\[", "["))
+    out.append(markup[position:].replace("\\[", "["))
+    return "".join(out)
 
 
 def shown(text: str) -> str:
-    """`text` safe for one terminal line: rich markup escaped, control characters made visible."""
+    """`text` safe for one terminal line: markup escaped, control characters made visible."""
     return escape(_CONTROL.sub(lambda m: repr(m.group())[1:-1], text))
+
+
+class _Plain:
+    """The part of rich's Console the reporter uses, for output without colour."""
+
+    def __init__(self, out: IO[str]) -> None:
+        self.out = out
+
+    def print(self, markup: str = "") -> None:
+        self.out.write(plain(markup) + "\n")
 
 
 class TextReporter(Reporter):
@@ -26,8 +69,12 @@ class TextReporter(Reporter):
 
     def start(self) -> None:
         color = bool(self.context.get("color", False))
-        self.console = Console(file=self.out, force_terminal=color, no_color=not color, highlight=False,
-                               width=int(self.context.get("width", 0)) or (None if color else 200), soft_wrap=True)
+        self.console: Any = _Plain(self.out)
+        if color:
+            from rich.console import Console
+
+            self.console = Console(file=self.out, force_terminal=True, no_color=False, highlight=False, emoji=False,
+                                   width=int(self.context.get("width", 0)) or None, soft_wrap=True)
         self.items: list[Finding] = []
 
     def finding(self, finding: Finding) -> None:

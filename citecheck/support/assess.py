@@ -7,8 +7,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Protocol
 
-from rapidfuzz import fuzz
-
 from citecheck.support.text import (
     ascii_words,
     clean_claim,
@@ -73,6 +71,8 @@ def similarity(claim_words: set[str], claim: str, passage: str, passage_words: f
 
 def _score(coverage: float, claim: str, passage: str) -> float:
     """3/4 word coverage, 1/4 token-set ratio (0-100): at most `0.75 * coverage + 0.25`."""
+    from rapidfuzz import fuzz  # here, not at the top: the verifier is built at every start, used only with sources
+
     return 0.75 * coverage + 0.25 * fuzz.token_set_ratio(claim, passage) / 100
 
 
