@@ -196,7 +196,12 @@ def judge(inputs: Inputs, config: Config, registry: Registry, *, pages: Mapping[
     from citecheck.score import summarize
 
     return Report(findings, suppressed, inputs, pages, online, engine.crashed, time.perf_counter() - started,
-                  summarize(inputs.documents, findings))
+                  summarize(inputs.documents, findings, checked_urls(pages), with_corpus=corpus is not None))
+
+
+def checked_urls(pages: Mapping[str, Page]) -> set[str]:
+    """URLs whose page was really fetched and judged: not excluded by policy, not unsupported."""
+    return {url for url, page in pages.items() if page.outcome.value not in ("excluded", "unsupported")}
 
 
 def fetchable(links: Iterable[Link], engine: Engine) -> list[str]:

@@ -9,7 +9,7 @@ Fabricated and placeholder URLs weigh heaviest. Memo-level problems that are not
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass
 
 from citecheck.models import Document, Finding, LinkKind
@@ -37,8 +37,11 @@ class Item:
     verdict: str
 
 
-def _worst(rules: Iterable[Finding]) -> tuple[float, float, str]:
-    best: tuple[float, float, str] = (1, 1.0, "ok")
+def _worst(rules: Iterable[Finding], checked: bool = True) -> tuple[float, float, str]:
+    """The worst verdict among an item's findings; without one it is "ok" only when the item was
+    checked (its page fetched, its ID looked up in a corpus), else "unchecked" (same weight and
+    credit: an offline score is an upper bound)."""
+    best: tuple[float, float, str] = (1, 1.0, "ok" if checked else "unchecked")
     for f in rules:
         verdict = VERDICTS.get(f.rule)
         if f.rule in ("H002", "H003") and f.severity.value != "error":  # H003: the same page for any path
@@ -48,7 +51,10 @@ def _worst(rules: Iterable[Finding]) -> tuple[float, float, str]:
     return best
 
 
-def items_for(doc: Document, findings: list[Finding]) -> list[Item]:
+def items_for(doc: Document, findings: list[Finding], fetched: Container[str] | None = None,
+              with_corpus: bool = True) -> list[Item]:
+    """The document's citations as scored items. `fetched` holds the URLs whose pages were checked
+    (None: treat every link as checked); `with_corpus` says whether source IDs were looked up."""
     at: dict[tuple[int, int], list[Finding]] = defaultdict(list)
     for f in findings:
         if f.path == doc.path:
@@ -57,11 +63,12 @@ def items_for(doc: Document, findings: list[Finding]) -> list[Item]:
     for link in doc.links:
         if link.in_code or link.kind in _NOT_CITATIONS or (link.url.startswith(("#", "./", "../", "/")) and "://" not in link.url):
             continue
-        w, c, v = _worst(at.get((link.location.line, link.location.column), []))
+        checked = fetched is None or link.url in fetched
+        w, c, v = _worst(at.get((link.location.line, link.location.column), []), checked)
         out.append(Item(link.section, w, c, v))
     for marker in doc.markers:
         if marker.kind == "source-id" and not marker.in_code:
-            w, c, v = _worst(at.get((marker.location.line, marker.location.column), []))
+            w, c, v = _worst(at.get((marker.location.line, marker.location.column), []), with_corpus)
             out.append(Item(marker.section, w, c, v))
     sections = _section_lookup(doc)
     for f in findings:
@@ -91,14 +98,16 @@ def score(items: list[Item]) -> float | None:
     return None if total == 0 else round(10 * sum(i.weight * i.credit for i in items) / total, 2)
 
 
-def summarize(documents: Iterable[Document], findings: list[Finding]) -> dict[str, object]:
+def summarize(documents: Iterable[Document], findings: list[Finding], fetched: Container[str] | None = None,
+              with_corpus: bool = True) -> dict[str, object]:
     """`citation_truth_score` overall, `sections` (per section), `memos` (per file), verdict counts.
-    A score with nothing to score is None (null in JSON, "n/a" in text and HTML)."""
+    A score with nothing to score is None (null in JSON, "n/a" in text and HTML). A link whose page
+    was not fetched (an offline run, a URL the guard excluded) counts as "unchecked", never "ok"."""
     all_items: list[Item] = []
     memos: dict[str, float | None] = {}
     by_section: dict[str, list[Item]] = defaultdict(list)
     for doc in documents:
-        items = items_for(doc, findings)
+        items = items_for(doc, findings, fetched, with_corpus)
         memos[doc.path] = score(items)
         all_items += items
         for item in items:
@@ -112,6 +121,6 @@ def summarize(documents: Iterable[Document], findings: list[Finding]) -> dict[st
         "verdicts": dict(sorted(verdicts.items())),
         "memos": memos,
         "sections": {name: {"score": score(items), "citations": len(items),
-                            "problems": sum(1 for i in items if i.verdict != "ok")}
+                            "problems": sum(1 for i in items if i.verdict not in ("ok", "unchecked"))}
                      for name, items in by_section.items()},
     }

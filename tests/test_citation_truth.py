@@ -85,3 +85,26 @@ def test_na_is_said_in_text_and_html(tmp_path: Path) -> None:
     assert "citation-truth score n/a (no citations)" in text.stdout
     page = CliRunner().invoke(main, ["audit", "--offline", "--format", "html", str(memo)]).stdout
     assert 'data-key="citation_truth_score">n/a</p>' in page and "Citation-truth score n/a: no citations" in page
+
+
+def test_offline_links_are_unchecked_in_every_format(tmp_path: Path) -> None:
+    memo = tmp_path / "memo.md"
+    memo.write_text("# M\n\nGrowth ([BLS](https://www.bls.gov/cpi/)) and https://www.census.gov/data.html.\n")
+    code, report = _audit(str(memo))
+    assert code == 0 and report["summary"]["verdicts"] == {"unchecked": 2}  # never "ok" without a fetch
+    text = CliRunner().invoke(main, ["audit", "--offline", "--format", "text", str(memo)]).stdout
+    assert "2 unchecked (not fetched)" in text
+    sarif = json.loads(CliRunner().invoke(main, ["audit", "--offline", "--format", "sarif", str(memo)]).stdout)
+    assert sarif["runs"][0]["properties"]["verdicts"] == {"unchecked": 2}
+    page = CliRunner().invoke(main, ["audit", "--offline", "--format", "html", str(memo)]).stdout
+    assert '<b data-verdict="unchecked">2</b>' in page and "Unchecked" in page and "not-checked" not in page
+
+
+def test_a_fetched_link_without_findings_is_ok_and_an_unfetched_one_unchecked() -> None:
+    from citecheck.extract import extract_document
+    from citecheck.score import summarize
+
+    doc = extract_document("m.md", "# M\n\n[a](https://a.example.org/x) [b](https://b.example.org/y) [src-001]\n")
+    fetched = summarize([doc], [], fetched={"https://a.example.org/x"}, with_corpus=True)
+    assert fetched["verdicts"] == {"ok": 2, "unchecked": 1}
+    assert summarize([doc], [], fetched=set(), with_corpus=False)["verdicts"] == {"unchecked": 3}

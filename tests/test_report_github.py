@@ -25,8 +25,11 @@ def unescape(text: str) -> str:
     return text
 
 
+SUMMARY = "::notice title=citecheck::"  # the run's one summary line (unchecked links), not a finding
+
+
 def parse(payload: str) -> list[re.Match[str]]:
-    lines = payload.splitlines()
+    lines = [line for line in payload.splitlines() if not line.startswith(SUMMARY)]
     matches = [LINE_RE.match(line) for line in lines]
     bad = [line for line, m in zip(lines, matches) if m is None]
     assert not bad, f"not a workflow command: {bad[0]!r}"
@@ -87,3 +90,15 @@ def test_auto_format_under_github_actions(tmp_path: Path, monkeypatch: pytest.Mo
     assert [m["file"] for m in commands] == ["memo.md", "memo.md"]
     plain = CliRunner(env={"GITHUB_ACTIONS": None}).invoke(main, args)
     assert not plain.stdout.startswith("::")
+
+
+def test_offline_run_says_its_links_are_unchecked(tmp_path: Path) -> None:
+    memo = tmp_path / "memo.md"
+    memo.write_text("# M\n\nGrowth ([BLS](https://www.bls.gov/cpi/)).\n")
+    from citecheck.audit import audit
+
+    report = audit([str(memo)])
+    payload = render("github", report.findings, report.summary)
+    assert report.summary["verdicts"] == {"unchecked": 1}
+    assert payload == (f"{SUMMARY}1 link(s) and citation(s) unchecked: not fetched (offline run, excluded URL, or no "
+                       "corpus to look IDs up in)\n")

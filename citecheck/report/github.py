@@ -7,6 +7,8 @@ values `:` and `,` are as well, so hostile text can neither end a property nor s
 """
 from __future__ import annotations
 
+from typing import Any
+
 from citecheck.models import Finding
 from citecheck.report.base import Reporter
 
@@ -40,3 +42,9 @@ class GithubReporter(Reporter):
 
     def finding(self, finding: Finding) -> None:
         self.out.write(annotation(finding) + "\n")
+
+    def summary(self, summary: dict[str, Any]) -> None:
+        unchecked = (summary.get("verdicts") or {}).get("unchecked")
+        if unchecked:  # a clean offline run must not read as "every link is fine"
+            self.out.write(f"::notice title=citecheck::{unchecked} link(s) and citation(s) unchecked: "
+                           "not fetched (offline run, excluded URL, or no corpus to look IDs up in)\n")

@@ -29,7 +29,7 @@ class Cite:
     source: Source | None = None  # corpus entry of a citation ID, when the corpus is known
     page: Page | None = None
     findings: list[Finding] = field(default_factory=list)
-    verdict: str = "not-checked"
+    verdict: str = "unchecked"
     reasons: list[str] = field(default_factory=list)
 
     @property
@@ -78,7 +78,7 @@ def settle(cite: Cite) -> None:
     """Fix a cite's verdict once its findings are attached."""
     cite.findings.sort(key=_weight, reverse=True)  # the verdict-deciding finding leads the summary line
     cite.verdict, cite.reasons = classify(cite.findings, cite.page)
-    if cite.kind == "source-id" and cite.verdict == "not-checked" and cite.source is not None:
+    if cite.kind == "source-id" and cite.verdict == "unchecked" and cite.source is not None:
         cite.verdict, cite.reasons = "live", ["in corpus"]
     if cite.in_code and "code sample" not in cite.reasons:
         cite.reasons.append("code sample")

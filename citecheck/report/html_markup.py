@@ -22,7 +22,7 @@ ICON_PATHS = {
     "unsupported": '<path d="M3 6h10M3 10h10M11 2.5l-6 11"/>',
     "unverifiable": '<rect x="3" y="7.5" width="10" height="6.5" rx="1"/><path d="M5.5 7.5V5a2.5 2.5 0 0 1 5 0v2.5"/>',
     "live": '<path d="M2.5 8.5l3.5 3.5 7.5-8"/>',
-    "not-checked": '<circle cx="8" cy="8" r="5.5" stroke-dasharray="2 2"/>',
+    "unchecked": '<circle cx="8" cy="8" r="5.5" stroke-dasharray="2 2"/>',
     "error": '<circle cx="8" cy="8" r="6"/><path d="M8 4.5v4.5M8 11.5v.01"/>',
     "warning": '<path d="M8 2l6.5 12h-13z"/><path d="M8 6.5v3.5M8 12v.01"/>',
     "info": '<circle cx="8" cy="8" r="6"/><path d="M8 7.5v4M8 4.5v.01"/>',

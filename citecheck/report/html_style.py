@@ -9,7 +9,7 @@ STYLE = """
 :root{--ink:#1d1f21;--muted:#5b6168;--line:#d5d9de;--paper:#fff;--soft:#f5f6f8;--focus:#1a5fb4;
 --fabricated:#8e2c6e;--fabricated-bg:#f7e3f0;--dead:#b23a00;--dead-bg:#fbe6dc;--soft-404:#825400;--soft-404-bg:#fcefcf;
 --unsupported:#005b8f;--unsupported-bg:#ddeefa;--unverifiable:#4a5563;--unverifiable-bg:#e9edf1;
---live:#006b4b;--live-bg:#ddf3ea;--not-checked:#5b6168;--not-checked-bg:#f3f4f6;
+--live:#006b4b;--live-bg:#ddf3ea;--unchecked:#5b6168;--unchecked-bg:#f3f4f6;
 --error:#b3261e;--warning:#825400;--info:#005b8f;--mono:ui-monospace,"DejaVu Sans Mono",Menlo,Consolas,monospace}
 *{box-sizing:border-box}
 [hidden]{display:none!important}
@@ -83,7 +83,7 @@ color:var(--c);background:var(--bg);print-color-adjust:exact;-webkit-print-color
 .v-unsupported{--c:var(--unsupported);--bg:var(--unsupported-bg);--b:2px dotted}
 .v-unverifiable{--c:var(--unverifiable);--bg:var(--unverifiable-bg);--b:1px dashed}
 .v-live{--c:var(--live);--bg:var(--live-bg);--b:1px solid}
-.v-not-checked{--c:var(--not-checked);--bg:var(--not-checked-bg);--b:1px dotted}
+.v-unchecked{--c:var(--unchecked);--bg:var(--unchecked-bg);--b:1px dotted}
 .stack rect{fill:var(--c)}
 .memo-meta{display:flex;flex-wrap:wrap;gap:.5rem 1.25rem;align-items:center;margin-bottom:.75rem}
 .memo-meta p{margin:0;color:var(--muted)}

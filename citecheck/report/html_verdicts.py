@@ -29,7 +29,7 @@ VERDICTS: tuple[Verdict, ...] = (
     Verdict("unsupported", "Unsupported", 3, "the page exists but does not back the claim (wrong page or passage)"),
     Verdict("unverifiable", "Unverifiable", 2, "paywall, login wall, bot challenge or timeout: not proven dead"),
     Verdict("live", "Live", 1, "fetched and no problem found"),
-    Verdict("not-checked", "Not checked", 0, "not fetched: offline run, code sample, or excluded by the guard"),
+    Verdict("unchecked", "Unchecked", 0, "not fetched: offline run, code sample, or excluded by the guard"),
 )
 BY_KEY = {v.key: v for v in VERDICTS}
 
@@ -43,7 +43,7 @@ _BY_SLUG = (("fabricat", "fabricated"), ("placeholder", "fabricated"), ("halluci
             ("soft-404", "soft-404"), ("unsupported", "unsupported"), ("mismatch", "unsupported"),
             ("paywall", "unverifiable"), ("login", "unverifiable"), ("challenge", "unverifiable"))
 _BY_OUTCOME = {Outcome.OK: "live", Outcome.DEAD: "dead", Outcome.UNVERIFIABLE: "unverifiable",
-               Outcome.ERROR: "unverifiable", Outcome.EXCLUDED: "not-checked", Outcome.UNSUPPORTED: "not-checked"}
+               Outcome.ERROR: "unverifiable", Outcome.EXCLUDED: "unchecked", Outcome.UNSUPPORTED: "unchecked"}
 
 
 def finding_verdict(f: Finding) -> tuple[str, str] | None:
@@ -81,5 +81,5 @@ def classify(findings: Iterable[Finding], page: Page | None) -> tuple[str, list[
     if worst:
         return worst, reasons
     if page is None:
-        return "not-checked", reasons
-    return _BY_OUTCOME.get(page.outcome, "not-checked"), reasons
+        return "unchecked", reasons
+    return _BY_OUTCOME.get(page.outcome, "unchecked"), reasons

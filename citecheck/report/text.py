@@ -121,6 +121,9 @@ def summary_line(s: dict[str, Any]) -> str:
     head = f"[bold]{s.get('findings', 0)} finding(s)[/]" if s.get("findings") else "[bold green]No findings[/]"
     line = (f"{head}: {', '.join(parts)} in {s.get('files', 0)} file(s), "
             f"{s.get('links', 0)} link(s), {s.get('urls', 0)} distinct URL(s), {mode}")
+    unchecked = (s.get("verdicts") or {}).get("unchecked")
+    if unchecked:
+        line += f"; {unchecked} unchecked (not fetched)"
     if s.get("fetched"):
         line += f"; fetched {s['fetched']} ({', '.join(f'{k} {v}' for k, v in s.get('outcomes', {}).items())})"
     if s.get("suppressed"):
