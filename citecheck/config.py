@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -112,6 +111,8 @@ def load_config(path: str | Path | None = None, *, search: bool = True) -> Confi
         raise ConfigError(f"{file}: config file not found")
     text = file.read_text(encoding="utf-8", errors="replace")
     if file.name == "pyproject.toml":
+        import tomllib  # only for a pyproject.toml: not at every start
+
         try:
             raw = tomllib.loads(text).get("tool", {}).get("citecheck", {})
         except tomllib.TOMLDecodeError as err:

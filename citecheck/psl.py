@@ -26,14 +26,6 @@ _DOTS = str.maketrans({"\u3002": ".", "\uff0e": ".", "\uff61": "."})
 _SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-.")
 
 
-class _Node:
-    __slots__ = ("end", "matches")
-
-    def __init__(self) -> None:
-        self.matches: dict[str, _Node] = {}
-        self.end = False
-
-
 def snapshot_path() -> Path:
     """tldextract's bundled list, found without importing (and so without running) tldextract."""
     spec = importlib.util.find_spec("tldextract")
@@ -43,36 +35,40 @@ def snapshot_path() -> Path:
 
 
 @lru_cache(maxsize=1)
-def _trie() -> _Node:
+def _rules() -> tuple[frozenset[str], frozenset[str]]:
+    """(every rule, every rule's suffixes): the trie tldextract walks, flattened into two sets.
+    A path of the trie (`uk`, `co.uk`) is in the second set; a node that ends a rule is in the
+    first; a node's `*` child is the path `*.<node>` and its `!label` child `!label.<node>`. Two
+    set builds cost a third of building the trie's node objects (~11 ms at every CLI start)."""
     text = snapshot_path().read_text(encoding="utf-8")
-    root = _Node()
-    for m in _RULE_RE.finditer(text.partition(_SEPARATOR)[0]):
-        node = root
-        for label in reversed(m.group("suffix").split(".")):
-            child = node.matches.get(label)
-            if child is None:
-                child = node.matches[label] = _Node()
-            node = child
-        node.end = True
-    return root
+    rules = frozenset(m.group("suffix") for m in _RULE_RE.finditer(text.partition(_SEPARATOR)[0]))
+    paths = set(rules)
+    for rule in rules:
+        dot = rule.find(".")
+        while dot != -1:
+            paths.add(rule[dot + 1:])
+            dot = rule.find(".", dot + 1)
+    return rules, frozenset(paths)
 
 
 def public_suffix(host: str) -> str:
     """The host's public suffix as written (`co.uk` for `news.bbc.co.uk`), or '' when it has none."""
     labels = _lenient_host(host).translate(_DOTS).split(".")
-    node = _trie()
+    rules, paths = _rules()
     suffix_at = at = len(labels)
+    path = ""
     for label in reversed(labels):
         decoded = _decode(label)
-        child = node.matches.get(decoded)
-        if child is not None:
+        child = f"{decoded}.{path}" if path else decoded
+        if child in paths:
             at -= 1
-            node = child
-            if node.end:
+            path = child
+            if child in rules:
                 suffix_at = at
             continue
-        if "*" in node.matches:
-            return ".".join(labels[at if "!" + decoded in node.matches else at - 1:])
+        if (f"*.{path}" if path else "*") in paths:
+            exception = f"!{decoded}.{path}" if path else f"!{decoded}"
+            return ".".join(labels[at if exception in paths else at - 1:])
         break
     return "" if suffix_at == len(labels) else ".".join(labels[suffix_at:])
 

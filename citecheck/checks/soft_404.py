@@ -41,7 +41,6 @@ from urllib.parse import urlsplit
 from citecheck.checks._match import content_words, match, slug_words, stopset
 from citecheck.checks._page import Lists, answered, emit, is_deep, is_html, is_root, pack_items, path_segments
 from citecheck.models import Hit, Page
-from citecheck.support.shape import page_shape
 from citecheck.urls import registrable_domain
 
 if TYPE_CHECKING:
@@ -139,6 +138,8 @@ def same_page(page: Page) -> bool:
     markup and visible text (see `support.shape`)."""
     if page.sibling_status != 200 or not page.sibling_shape or not is_deep(page.url):
         return False
+    from citecheck.support.shape import page_shape  # page rules only: not at every CLI start
+
     return page_shape(page.html_sample, page.text_sample, page.final_url or page.url) == page.sibling_shape
 
 
