@@ -99,7 +99,7 @@ def test_escape_matches_rich() -> None:
 
     from citecheck.report.text import escape
 
-    for text in MARKUP_PIECES + ["[b]\\", "a\\", "\\\\", "[/x] [y] \\[z]"]:
+    for text in [*MARKUP_PIECES, "[b]\\", "a\\", "\\\\", "[/x] [y] \\[z]"]:
         assert escape(text) == rich_escape(text), text
 
 
