@@ -162,7 +162,8 @@ def judge(inputs: Inputs, config: Config, registry: Registry, *, pages: Mapping[
     Synchronous: an offline audit never starts an event loop. With `page_judge` (see
     `citecheck.pagejudge`) the page findings come from its worker, gathered after the memo rules."""
     started = started if started is not None else time.perf_counter()
-    engine = engine or Engine(resolve(registry, config))
+    # with no page to judge (an offline audit) the page rules are never prepared
+    engine = engine or Engine(resolve(registry, config, defer=() if pages or page_judge else ("page",)))
     pages = pages if pages is not None else {}
     per_doc: list[list[Finding]] = []
     if page_judge is not None:  # the workers share M008's claims (each holds the pages of its part)

@@ -52,3 +52,41 @@ def test_watermark_length_bound_agrees_with_rapidfuzz(a: str, b: str, cutoff: fl
     from citecheck.checks.watermark_company import _similar
 
     assert _similar(a, b, cutoff) == (bool(a and b) and fuzz.ratio(a, b) >= cutoff)
+
+
+def test_an_offline_audit_never_prepares_the_page_rules(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The page rules' ~400 patterns are compiled only when a page is judged; a deferred rule that
+    does run after all prepares once and checks as usual."""
+    from citecheck.audit import audit
+    from citecheck.config import load_config
+    from citecheck.engine.registry import build_registry
+    from citecheck.engine.select import resolve
+
+    registry = build_registry()
+    calls: list[str] = []
+    for spec in registry.rules:
+        if spec.prepare is not None:
+            original = spec.prepare
+            object.__setattr__(spec, "prepare", lambda options, o=original, i=spec.id: (calls.append(i), o(options))[1])
+    memo = tmp_path / "memo.md"
+    memo.write_text("# M\n\nSee [x](https://example.com/a).\n")
+    report = audit([str(memo)], registry=registry)
+    assert [f.rule for f in report.findings] == ["U001"]
+    page_rules = {s.id for s in registry.rules if s.stage == "page" and s.prepare is not None}
+    assert page_rules and not page_rules & set(calls)
+    config = load_config()
+    deferred = {r.spec.id: r for r in resolve(registry, config, defer=("page",))}
+    eager = {r.spec.id: r for r in resolve(registry, config)}
+    assert deferred["H004"].deferred and not eager["H004"].deferred
+    from citecheck.engine.run import Fetched
+    from citecheck.models import Link, Location, Outcome, Page
+
+    url = "https://news.site-a.org/2024/05/grid-reliability-report"
+    teaser = Page(url=url, final_url=url, outcome=Outcome.OK, status=200, title="Grid report",
+                  text_sample="Subscribe to continue reading. This article is for subscribers only.")
+    subject = Fetched(Link(url, Location("memo.md", 3, 7)), teaser)
+    calls.clear()
+    got = list(deferred["H004"].check(subject, deferred["H004"].options))
+    assert calls == ["H004"] and got == list(eager["H004"].check(subject, eager["H004"].options)) and got
+    list(deferred["H004"].check(subject, deferred["H004"].options))
+    assert calls == ["H004"]  # prepared once
