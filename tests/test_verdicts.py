@@ -205,3 +205,14 @@ async def test_nxdomain_waits_for_lookups_in_flight(web: RawWeb) -> None:
     assert pages[real].outcome is Outcome.OK and pages.outage is None
     alone = await fetch_all([fake], config, resolver=SlowDns(names=("harbor-data.org",)))
     assert (alone[fake].outcome, alone[fake].error) == (Outcome.UNVERIFIABLE, "unresolved")
+
+
+@pytest.mark.parametrize("marker", [b"<script>window.__CF$cv$params={r:'x'}</script>",
+                                    b'<script src="/cdn-cgi/bm/cv/669835187/api.js"></script>'])
+def test_cloudflare_bot_management_stub_is_a_challenge_not_a_server_error(marker: bytes) -> None:
+    from citecheck.fetch.verdict import decide, is_challenge
+
+    body = b"<html><head><title>x</title></head><body>" + marker + b"</body></html>"
+    assert is_challenge(503, {}, body)
+    assert decide(503, "", is_challenge(503, {}, body)) == (Outcome.UNVERIFIABLE, "challenge")
+    assert decide(503, "", is_challenge(503, {}, b"<html>Service Unavailable</html>"))[1] == "server-error"

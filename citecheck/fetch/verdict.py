@@ -29,7 +29,9 @@ RETRYABLE_ERRORS = frozenset({"timeout", "reset"})
 _BODY_FAILURES = frozenset({"timeout", "reset", "invalid-response"})
 _NETWORK_OUTCOMES = {"nxdomain": Outcome.DEAD, "blocked-private": Outcome.EXCLUDED, "credentials": Outcome.EXCLUDED,
                      "bad-scheme": Outcome.UNSUPPORTED, "invalid-url": Outcome.UNSUPPORTED}
-_CHALLENGE_MARKERS = (b"cf-browser-verification", b"cf_chl_opt", b"/cdn-cgi/challenge-platform", b"just a moment...",
+_CHALLENGE_MARKERS = (b"cf-browser-verification", b"cf_chl_opt", b"/cdn-cgi/challenge-platform",
+                      b"/cdn-cgi/bm/cv/", b"__cf$cv$params",  # Cloudflare bot management
+                      b"just a moment...",
                       b"attention required! | cloudflare", b"_incapsula_resource", b"captcha-delivery.com",
                       b"px-captcha", b"please verify you are a human", b"checking your browser before accessing",
                       b"g-recaptcha", b"h-captcha", b"awswaf")
