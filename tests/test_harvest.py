@@ -2,8 +2,8 @@
 the rest with the findings that failed them, and IDs are stable, appended and never reused.
 
 Depends on the page rules H001 http-error, H003 soft-404 and H004 paywall (citecheck/checks/) and
-on citecheck.fetch (Fetcher, Cache); U004 private-address and C005 placeholder-in-corpus are ignored
-because the site is loopback.
+on citecheck.fetch (Fetcher, Cache). The site is loopback: `fetch.allow` alone lets it through, the
+fetcher and U004 private-address / C005 placeholder-in-corpus alike.
 """
 from __future__ import annotations
 
@@ -68,7 +68,7 @@ sections:
 
 
 def config(tmp_path: Path, **fetch: Any) -> Config:
-    return build({"ignore": ["U004", "C005"], "harvest": {},
+    return build({"harvest": {},
                   "fetch": {"allow": ["127.0.0.1"], "cache": str(tmp_path / "cache.sqlite"), "timeout": 10,
                             "retries": 0, **fetch}})
 

@@ -13,7 +13,7 @@ from click.testing import CliRunner, Result
 from test_harvest import OUTLINE, directory_yaml
 from test_harvest_site import Page, Site, threaded_site
 
-CONFIG = "ignore: [U004, C005]\nfetch:\n  allow: ['127.0.0.1']\n  timeout: 10\n  retries: 0\n  cache: {cache}\n"
+CONFIG = "fetch:\n  allow: ['127.0.0.1']\n  timeout: 10\n  retries: 0\n  cache: {cache}\n"
 
 
 def cli(*args: str) -> Result:
@@ -114,3 +114,21 @@ def test_interrupted_run_keeps_the_previous_corpus_and_resumes_from_cache(tmp_pa
     assert again == set()  # the interrupted run's fetches (and the first run's) came from the cache
     corpus = json.loads((tmp_path / "corpus.json").read_text())
     assert any("3.2 billion" in e["body_excerpt"] for e in corpus)
+
+
+def test_allow_alone_harvests_loopback_and_a_private_reject_names_the_flag(tmp_path: Path) -> None:
+    """`--allow 127.0.0.1:PORT` is the whole story: no --ignore U004,C005, no config file."""
+    with threaded_site() as site:
+        listed = tmp_path / "Sources.md"
+        listed.write_text(f"- [Goods transport by road in Germany]({site.url('/stats/goods-transport')})\n"
+                          f"- [Spot freight rates]({site.url('/news/spot-rates')})\n"
+                          "- [Internal dashboard](http://10.20.30.40:8080/kpi)\n")
+        result = cli("--urls", str(listed), "-o", str(tmp_path / "corpus.json"), "--allow", site.host,
+                     "--cache", str(tmp_path / "cache.sqlite"), "--rejects", str(tmp_path / "rejects.json"))
+    assert result.exit_code == 0, result.stderr
+    corpus = json.loads((tmp_path / "corpus.json").read_text())
+    assert [e["url"] for e in corpus] == [site.url("/stats/goods-transport"), site.url("/news/spot-rates")]
+    reject = json.loads((tmp_path / "rejects.json").read_text())["rejects"][0]
+    assert reject["reasons"][0]["rule"] == "U004" and reject["url"] == "http://10.20.30.40:8080/kpi"
+    line = next(x for x in result.stderr.splitlines() if "10.20.30.40" in x)
+    assert "--allow 10.20.30.40:8080 or --allow-private" in line

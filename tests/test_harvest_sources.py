@@ -32,7 +32,7 @@ async def fake_api(aiohttp_server: Any, path: str, payload: Any, status: int = 2
 
 def with_providers(tmp_path: Path, providers: dict[str, Any]) -> Any:
     base = config(tmp_path)
-    return build({"ignore": ["U004", "C005"], "providers": providers,
+    return build({"providers": providers,
                   "fetch": {"allow": ["127.0.0.1"], "cache": base.fetch.cache, "timeout": 10, "retries": 0}})
 
 

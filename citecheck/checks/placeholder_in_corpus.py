@@ -4,6 +4,8 @@ The URL rules run on memo links; this rule runs the same pure checks on every co
 `url`, `canonical_url` and `final_url` — U001 placeholder-domain, U002 malformed-url, U004
 private-address and U005 hallucination-pattern — so a hand-edited or legacy corpus cannot launder
 `example.com` into an ID. One finding per URL and check, at the line where the entry starts.
+A private address the run's fetch policy allows (`--allow`, `--allow-private`, as for U004) is
+not reported.
 
 Failing example:
 
@@ -25,7 +27,7 @@ from citecheck.checks import hallucination_pattern
 from citecheck.checks.hallucination_pattern import as_date, hallucination_signals
 from citecheck.checks.malformed_url import malformed_reason
 from citecheck.checks.placeholder_domain import PlaceholderMatcher, pack_matcher
-from citecheck.checks.private_address import private_reason
+from citecheck.checks.private_address import allowed, private_reason
 from citecheck.checks.schema import record_location
 from citecheck.models import Corpus, Hit, Source
 from citecheck.urls import host_of
@@ -35,8 +37,10 @@ NAME = "placeholder-in-corpus"
 STAGE = "corpus"
 SEVERITY = "error"
 PACK = "placeholder"
-DEFAULTS: dict[str, Any] = {"today": None}
-OPTIONS = {"today": "date that counts as today for U005's future-date check (YYYY-MM-DD)"}
+DEFAULTS: dict[str, Any] = {"today": None, "allow": [], "allow_private": False}
+OPTIONS = {"today": "date that counts as today for U005's future-date check (YYYY-MM-DD)",
+           "allow": "HOST_OR_IP[:PORT] entries whose private addresses are fine (default: the run's --allow)",
+           "allow_private": "no private address is reported (default: the run's --allow-private)"}
 
 
 @dataclass(frozen=True)
@@ -52,8 +56,9 @@ def prepare(options: Mapping[str, Any]) -> Prepared:
     return Prepared(pack_matcher(pack), hallucination_pattern.Pack(pack))
 
 
-def url_problems(url: str, prepared: Prepared, today: dt.date) -> Iterator[tuple[str, str]]:
-    """(rule, problem) for each U001/U002/U004/U005 check `url` fails."""
+def url_problems(url: str, prepared: Prepared, today: dt.date,
+                 policy: Mapping[str, Any] | None = None) -> Iterator[tuple[str, str]]:
+    """(rule, problem) for each U001/U002/U004/U005 check `url` fails (`policy`: the allow options)."""
     placeholder = prepared.domains(host_of(url))
     if placeholder:
         yield "U001", f"placeholder domain {placeholder!r}"
@@ -61,7 +66,7 @@ def url_problems(url: str, prepared: Prepared, today: dt.date) -> Iterator[tuple
     if malformed:
         yield "U002", f"malformed URL: {malformed}"
     address, private = private_reason(url)
-    if private:
+    if private and not allowed(url, address, policy or {}):
         yield "U004", f"{private} address {address}"
     signals = hallucination_signals(url, prepared.patterns, today)
     if signals:
@@ -81,6 +86,6 @@ def check(corpus: Corpus, options: Mapping[str, Any], prepared: Prepared | None 
     prepared, today = prepared or prepare(options), as_date(options.get("today"))
     for index, source in enumerate(corpus.sources):
         for field, url in _urls(source):
-            for rule, problem in url_problems(url, prepared, today):
+            for rule, problem in url_problems(url, prepared, today, options):
                 yield Hit(f"{source.id or 'entry'} {field}: {problem} (as {rule} would report)",
                           record_location(corpus, index), url, evidence=rule)

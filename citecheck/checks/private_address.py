@@ -7,6 +7,11 @@ hole. Obfuscated spellings are unwrapped first — decimal `2130706433`, octal `
 (`::ffff:127.0.0.1`, NAT64, 6to4, Teredo) — see `citecheck.netaddr.classify_host`. Host names are
 not resolved here; the fetch guard checks the resolved address.
 
+What the run's fetch policy allows is not reported: `--allow HOST_OR_IP[:PORT]` (or `fetch.allow`)
+and `--allow-private` fill this rule's `allow` and `allow_private` options, so auditing or
+harvesting a local test server needs only the flag that lets the fetcher reach it. The finding
+names that flag.
+
 Failing example:
 
     Internal KPIs: [dashboard](http://10.0.3.7:8080/kpi) and <http://0x7f.0.0.1/admin>.
@@ -21,17 +26,19 @@ from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from typing import Any
 
+from citecheck.allowlist import allow_hint, allows_url
 from citecheck.checks.malformed_url import has_authority
 from citecheck.models import Hit, Link
-from citecheck.netaddr import classify_host
+from citecheck.netaddr import classify_host, parse_ip
 from citecheck.urls import url_host
 
 ID = "U004"
 NAME = "private-address"
 STAGE = "url"
 SEVERITY = "error"
-DEFAULTS: dict[str, Any] = {}
-OPTIONS: dict[str, str] = {}
+DEFAULTS: dict[str, Any] = {"allow": [], "allow_private": False}
+OPTIONS = {"allow": "HOST_OR_IP[:PORT] entries not to report (default: the run's --allow / fetch.allow)",
+           "allow_private": "report no private address (default: the run's --allow-private / fetch.allow-private)"}
 
 
 @lru_cache(maxsize=65536)
@@ -46,8 +53,17 @@ def private_reason(url: str) -> tuple[str, str]:
     return (str(ip), reason) if ip is not None and reason else ("", "")
 
 
+def allowed(url: str, address: str, options: Mapping[str, Any]) -> bool:
+    """Does the run's fetch policy allow this private address (so no finding)?"""
+    if not options.get("allow") and not options.get("allow_private"):
+        return False
+    return allows_url(url, url_host(url), parse_ip(address), options.get("allow") or (),
+                      bool(options.get("allow_private")))
+
+
 def check(link: Link, options: Mapping[str, Any]) -> Iterator[Hit]:
     address, reason = private_reason(link.url)
-    if reason:
-        yield Hit(f"host is a {reason} address ({address}): no public source lives there", link.location,
+    if reason and not allowed(link.url, address, options):
+        yield Hit(f"host is a {reason} address ({address}): no public source lives there "
+                  f"(to fetch it anyway: {allow_hint(link.url, url_host(link.url))})", link.location,
                   link.url, evidence=address)

@@ -107,6 +107,10 @@ def _options(registry: Registry, spec: RuleSpec, config: Config, overrides: Mapp
     for key in ("firm", "company"):
         if key in options and getattr(config, key):
             options[key] = dict(getattr(config, key))
+    # The fetch policy's allowances reach the rules that would flag what it allows (U004, C005).
+    for key, value in (("allow", list(config.fetch.allow)), ("allow_private", config.fetch.allow_private)):
+        if key in options:
+            options[key] = value
     unknown = set(overrides) - set(options)
     if unknown:
         raise ConfigError(f"{config.path or '<config>'}: rules.{spec.id}: unknown option {sorted(unknown)[0]!r} "

@@ -11,18 +11,17 @@ from __future__ import annotations
 
 import ipaddress
 import socket
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from aiohttp.abc import AbstractResolver, ResolveResult
 from yarl import URL
 
-from citecheck.errors import ConfigError
+from citecheck.allowlist import Allowed, parse_allow
 from citecheck.fetch.addresses import IPAddress, ip_refusal, literal_ip
 from citecheck.fetch.cache import policy_key
 
-__all__ = ["Guard", "GuardedResolver", "Refused", "ip_refusal", "parse_allow"]
+__all__ = ["Allowed", "Guard", "GuardedResolver", "Refused", "ip_refusal", "parse_allow"]
 SCHEMES = ("http", "https")
 
 
@@ -33,64 +32,6 @@ class Refused(OSError):
         super().__init__(None, f"{error}: {detail}")
         self.error = error
         self.detail = detail
-
-
-@dataclass(frozen=True)
-class Allowed:
-    """One `allow` entry: a host name or an address/network, optionally one port.
-
-    An address entry admits that address as such: written in its canonical form in a URL
-    (`127.0.0.1`, `[::1]`) or handed back by the resolver for a name. Other spellings that a client
-    would translate to it (`2130706433`, `0x7f.1`, `127.1`, `[::ffff:127.0.0.1]`, NAT64 and 6to4
-    forms) are other destinations as far as the policy goes, and stay refused."""
-
-    name: str = ""
-    network: ipaddress.IPv4Network | ipaddress.IPv6Network | None = None
-    port: int | None = None
-
-    def covers(self, host: str, ip: IPAddress | None, port: int | None) -> bool:
-        if self.port is not None and port != self.port:
-            return False
-        if self.network is not None:
-            if ip is None or ip.version != self.network.version or ip not in self.network:
-                return False
-            return _canonically_spelled(host, ip)
-        return bool(self.name) and host.lower().rstrip(".") == self.name
-
-
-def parse_allow(entry: str) -> Allowed:
-    """`HOST_OR_IP[:PORT]`, `[IPv6]:PORT`, a bare IPv6 address or a CIDR network."""
-    text = entry.strip()
-    port: int | None = None
-    if text.startswith("["):
-        host, bracket, rest = text[1:].partition("]")
-        if not bracket or (rest and not rest.startswith(":")):
-            raise ConfigError(f"fetch.allow: {entry!r} is not HOST_OR_IP[:PORT]")
-        port = _port(rest[1:], entry) if rest.startswith(":") else None
-    elif text.count(":") == 1:
-        host, _, raw_port = text.partition(":")
-        port = _port(raw_port, entry)
-    else:
-        host = text
-    if not host:
-        raise ConfigError(f"fetch.allow: {entry!r} is not HOST_OR_IP[:PORT]")
-    try:
-        return Allowed(network=ipaddress.ip_network(host, strict=False), port=port)
-    except ValueError:
-        pass
-    try:
-        ip = literal_ip(host)
-    except ValueError:
-        raise ConfigError(f"fetch.allow: {entry!r} is not HOST_OR_IP[:PORT]") from None
-    if ip is not None:
-        return Allowed(network=ipaddress.ip_network(ip), port=port)
-    return Allowed(name=host.lower().rstrip("."), port=port)
-
-
-def _port(text: str, entry: str) -> int:
-    if not text.isdigit() or not 0 < int(text) < 65536:
-        raise ConfigError(f"fetch.allow: bad port in {entry!r}")
-    return int(text)
 
 
 class Guard:
@@ -191,17 +132,6 @@ class GuardedResolver(AbstractResolver):
     async def close(self) -> None:
         if self._base is not None:
             await self._base.close()
-
-
-def _canonically_spelled(host: str, ip: IPAddress) -> bool:
-    """A resolved name (any), or an IP literal written exactly as the address's canonical form."""
-    written = host.strip("[]").lower()
-    try:
-        if literal_ip(written) is None:
-            return True  # a DNS name: `ip` is what the resolver answered
-    except ValueError:
-        return False
-    return written == _spelled(ip)
 
 
 @lru_cache(maxsize=1024)

@@ -16,8 +16,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from citecheck.allowlist import allow_hint
 from citecheck.errors import UsageError
 from citecheck.models import Finding, Outcome, Page, Severity
+from citecheck.urls import host_of
 
 GATES = ("strict", "default", "lenient")
 LENIENT_RULES = ("placeholder-domain", "private-address", "http-error", "unreachable", "soft-404", "parked-domain")
@@ -79,8 +81,11 @@ def outcome_reason(page: Page) -> Reason | None:
     if severity is None:
         return None
     status = f"HTTP {page.status}" if page.status else page.error or page.outcome.value
-    return Reason("fetch", "", f"fetch-{page.outcome.value}", severity,
-                  f"fetch outcome {page.outcome.value} ({status})", page.error)
+    message = f"fetch outcome {page.outcome.value} ({status})"
+    if page.error == "blocked-private":
+        target = page.final_url or page.url
+        message += f": a private address (to fetch it anyway: {allow_hint(target, host_of(target) or 'HOST')})"
+    return Reason("fetch", "", f"fetch-{page.outcome.value}", severity, message, page.error)
 
 
 def failing(policy: Policy, reasons: Iterable[Reason]) -> list[Reason]:

@@ -28,8 +28,9 @@ def write_outputs(result: HarvestResult, corpus_path: str | Path, *, rejects_pat
             write_corpus(Path(per_section_dir) / f"{section}.json", [by_id[i] for i in ids])
 
 
-def rejects_table(result: HarvestResult, stream: TextIO, width: int = 110) -> None:
-    """A short human table of what was rejected and why (stderr)."""
+def rejects_table(result: HarvestResult, stream: TextIO) -> None:
+    """A short human table of what was rejected and why (stderr); lines are never cut, since the end
+    of a reason often says what to do (the flag that allows a private address)."""
     if not result.rejects:
         return
     print(f"rejected {len(result.rejects)} candidate(s):", file=stream)
@@ -41,8 +42,7 @@ def rejects_table(result: HarvestResult, stream: TextIO, width: int = 110) -> No
         rows.append((reject.found.section, label, _clean(reject.found.candidate.url), _clean(detail)))
     widths = [max(len(r[i]) for r in rows) for i in range(2)]
     for section, label, url, detail in rows:
-        line = f"  {section:<{widths[0]}}  {label:<{widths[1]}}  {url}  {detail}"
-        print(line if len(line) <= width else line[: width - 1] + "…", file=stream)
+        print(f"  {section:<{widths[0]}}  {label:<{widths[1]}}  {url}  {detail}", file=stream)
 
 
 def summary_lines(result: HarvestResult) -> list[str]:
