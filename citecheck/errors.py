@@ -10,8 +10,9 @@
     │                        another application's SQLite database, a file that is not SQLite)
     ├── PackError            a malformed YAML rule pack
     ├── RegistryError        duplicate rule ids/slugs, a rule whose id letter mismatches its stage
-    └── ProviderError        a search provider or LLM endpoint failed (outage, auth, bad JSON)
-        └── MissingKeyError  the provider's API key environment variable is not set
+    ├── ProviderError        a search provider or LLM endpoint failed (outage, auth, bad JSON)
+    │   └── MissingKeyError  the provider's API key environment variable is not set
+    └── NetworkUnavailableError  no host the run tried answered: nothing is judged or written
 """
 from __future__ import annotations
 
@@ -64,6 +65,10 @@ class ProviderError(CitecheckError):
 
 
 class MissingKeyError(ProviderError):
+    pass
+
+
+class NetworkUnavailableError(CitecheckError):
     pass
 
 

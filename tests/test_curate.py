@@ -13,7 +13,8 @@ from citecheck.cli import main
 
 def _article(title: str) -> Page:
     return Page(200, f"<html><head><title>{title}</title></head><body><article>"
-                     + f"<p>{title}: freight volumes, carriers and rates in detail.</p>" * 30 + "</article></body></html>")
+                     + "".join(f"<p>{title}: freight volumes, carriers and rates in detail, part {n}.</p>"
+                               for n in range(30)) + "</article></body></html>")
 
 
 def test_seven_runs_dedupe_and_fetch_each_url_once(tmp_path: Path) -> None:

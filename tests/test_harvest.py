@@ -140,15 +140,15 @@ async def test_entries_carry_the_corpus_contract(aiohttp_server: Any, tmp_path: 
     assert "Sign in" not in entry.body_excerpt and "Cookie settings" not in entry.body_excerpt  # chrome dropped
     assert entry.summary == "In 2023, EU road freight transport amounted to 1 857 billion tonne-kilometres."
     assert entry.fetched_at.endswith(("Z", "+00:00")) and entry.extra["dedupe_key"].endswith("/stats/road-freight-2023")
-    assert paths(s.url for s in result.corpus) == GOOD | {"/news/carrier-ranking"}  # a paywall only warns by default
+    assert paths(s.url for s in result.corpus) == GOOD  # a hard paywall (teaser only) is rejected at every gate
 
 
-async def test_lenient_gate_rejects_only_dead_placeholder_private(aiohttp_server: Any, tmp_path: Path) -> None:
+async def test_lenient_gate_rejects_only_dead_placeholder_private_and_walls(aiohttp_server: Any, tmp_path: Path) -> None:
     site = await Site.start(aiohttp_server)
     setup_outline(tmp_path, site)
     result = await run(tmp_path, site, "lenient")
     assert paths(r.found.candidate.url for r in result.rejects) == {"/stats/removed-report", "/stats/old-table",
-                                                                    "/road-freight-outlook"}
+                                                                    "/road-freight-outlook", "/news/carrier-ranking"}
     assert result.exit_code == 0
 
 

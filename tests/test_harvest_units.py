@@ -15,7 +15,7 @@ from citecheck.extract.corpus import build_corpus
 from citecheck.fetch import Cache
 from citecheck.harvest.corpus import canonical_of, summarize
 from citecheck.harvest.gate import Policy, Reason, outcome_reason
-from citecheck.harvest.ids import IdBook, format_id, read_high_water, write_high_water
+from citecheck.harvest.ids import IdBook, format_id, read_high_water
 from citecheck.harvest.maintext import clip
 from citecheck.harvest.memo import PageRules
 from citecheck.harvest.titlecheck import check_title, similarity
@@ -27,12 +27,16 @@ def reason(rule: str, name: str, severity: str) -> Reason:
 
 
 @pytest.mark.parametrize("gate,rejected", [
-    ("strict", {"H004", "H001", "fetch-unverifiable", "title-contradiction", "H003"}),
-    ("default", {"H001", "fetch-unverifiable", "title-contradiction", "H003"}),
-    ("lenient", {"H001", "H003"}),
+    ("strict", {"H004", "H005", "H001", "fetch-unverifiable", "title-contradiction", "H003", "H007"}),
+    ("default", {"H004", "H005", "H001", "fetch-unverifiable", "title-contradiction", "H003"}),
+    ("lenient", {"H004", "H005", "H001", "H003"}),
 ])
 def test_gate_levels(gate: str, rejected: set[str]) -> None:
-    reasons = [reason("H004", "paywall", "warning"), reason("H001", "http-error", "error"),
+    """Walls reject at every gate: a hard paywall (H004) and a login or consent wall (H005); a
+    metered or registration paywall whose text is there does not."""
+    reasons = [reason("H004", "paywall", "warning"), reason("H005", "login-wall", "warning"),
+               Reason("page", "H004", "paywall", Severity.INFO, "paywall (metered): the text is present", "metered"),
+               reason("H007", "title-mismatch", "warning"), reason("H001", "http-error", "error"),
                reason("H003", "soft-404", "error"), Reason("fetch", "", "fetch-unverifiable", Severity.ERROR, "m"),
                Reason("title", "", "title-contradiction", Severity.ERROR, "m"), reason("H010", "non-html", "info")]
     policy = Policy(gate)
@@ -76,16 +80,16 @@ def test_ids_format_assign_and_high_water(tmp_path: Path) -> None:
     assert [format_id(n) for n in (7, 999, 1000)] == ["src-007", "src-999", "src-1000"]
     corpus = build_corpus("c.json", [{"id": "src-004", "url": "https://a.org/x"}, {"id": "src-009", "url": "https://b.org/"}],
                           [1, 2])
-    write_high_water(tmp_path / "c.json", 12)
+    (tmp_path / "c.json.ids").write_text('{"version": 1, "high_water": 12}')  # a version 1 sidecar: the mark only
     book = IdBook.from_corpus(corpus, tmp_path / "c.json")
-    assert book.assign(["https://www.a.org/x/?utm_source=t"]) == "src-004"  # same dedupe key
-    assert book.assign(["https://c.org/new"]) == "src-013"  # above the high-water mark, not above max id
-    assert book.assign(["https://c.org/new#frag"]) == "src-013" and book.high_water == 13
+    assert book.assign("https://www.a.org/x/?utm_source=t") == "src-004"  # same dedupe key
+    assert book.assign("https://c.org/new") == "src-013"  # above the high-water mark, not above max id
+    assert book.assign("https://c.org/new#frag") == "src-013" and book.high_water == 13
     assert read_high_water(tmp_path / "nothing.json") == 0
     with pytest.raises(CorpusError, match="is not src-NNN"):
         IdBook.from_corpus(build_corpus("c.json", [{"id": "src-7", "url": "https://a.org"}], [3]), None)
     (tmp_path / "bad.json.ids").write_text("{")
-    with pytest.raises(CorpusError, match="unreadable ID high-water file"):
+    with pytest.raises(CorpusError, match="unreadable ID registry"):
         read_high_water(tmp_path / "bad.json")
 
 

@@ -11,10 +11,12 @@ from citecheck.config import build
 from citecheck.resolve import resolve_async
 
 ACME = ("<html><head><title>Acme 2023 results</title><meta name='description' content='Acme annual results'></head>"
-        "<body><article><h1>Acme 2023 results</h1>" + "<p>Acme Corporation reported that revenue grew 45% in 2023, "
-        "driven by enterprise sales in Europe and new robotics contracts.</p>" * 12 + "</article></body></html>")
+        "<body><article><h1>Acme 2023 results</h1>" + "".join(
+            f"<p>Acme Corporation reported that revenue grew 45% in 2023, driven by enterprise sales in Europe and new "
+            f"robotics contracts (note {n}).</p>" for n in range(12)) + "</article></body></html>")
 WEATHER = ("<html><head><title>Paris weather this week</title></head><body><article><h1>Paris weather this week</h1>"
-           + "<p>Paris will be sunny all week with mild temperatures and light winds from the west.</p>" * 12
+           + "".join(f"<p>Paris will be sunny all week with mild temperatures and light winds from the west (day {n}).</p>"
+                     for n in range(12))
            + "</article></body></html>")
 MEMO = """# Acme memo
 

@@ -1,5 +1,6 @@
-"""`citecheck harvest`: build sourced_corpus.json through the gate; exit 0 every section has
-sources, 1 a section ended empty (or, under --gate strict, anything was rejected), 2 bad input."""
+"""`citecheck harvest`: build or merge into sourced_corpus.json through the gate; exit 0 every
+section has sources, 1 a section ended empty (or, under --gate strict, anything was rejected),
+2 bad input or the network was unavailable (nothing written)."""
 from __future__ import annotations
 
 import sys
@@ -10,6 +11,7 @@ import click
 from citecheck.atomic import atomic_write
 from citecheck.cli.options import _split, build_config, config_options, fetch_options
 from citecheck.harvest import GATES, harvest, rejects_table, write_outputs
+from citecheck.harvest.merge import payload, write_table
 from citecheck.harvest.output import summary_lines
 from citecheck.harvest.providers import NAMES
 from citecheck.report.html_harvest import render_harvest_report
@@ -23,7 +25,7 @@ from citecheck.report.html_harvest import render_harvest_report
 @click.option("--provider", "providers", multiple=True, metavar="NAME",
               help=f"Provider for every section, replacing the outline's (repeatable): {', '.join(NAMES)}.")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
-              help="Corpus to write; an existing one is extended (known sources keep their IDs).")
+              help="Corpus to write; an existing one is merged into (every known URL keeps its ID).")
 @click.option("--rejects", "rejects_path", type=click.Path(dir_okay=False),
               help="Write the rejected candidates and the findings that failed them here (JSON).")
 @click.option("--per-section", "per_section", type=click.Path(file_okay=False),
@@ -33,39 +35,70 @@ from citecheck.report.html_harvest import render_harvest_report
                    "and private-address errors.")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False),
               help="Also write a self-contained HTML review page: kept and rejected candidates per section.")
+@click.option("--min-excerpt", type=click.IntRange(0, 100_000), metavar="CHARS",
+              help="Main text a page needs to earn an ID (default 200; config harvest.min_excerpt).")
+@click.option("--dry-run", is_flag=True, help="Print the merge table and the rejects; write nothing.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 @config_options
 @fetch_options
 def command(outline: str | None, urls_file: str | None, query: str | None, providers: tuple[str, ...], output: str,
-            rejects_path: str | None, per_section: str | None, gate: str, report_path: str | None, quiet: bool,
-            config_path: str | None,
+            rejects_path: str | None, per_section: str | None, gate: str, report_path: str | None,
+            min_excerpt: int | None, dry_run: bool, quiet: bool, config_path: str | None,
             select: tuple[str, ...], ignore: tuple[str, ...], rule_dirs: tuple[str, ...], **fetch: Any) -> None:
     """Search providers for sources, fetch and validate every result with the audit engine, and
     write only the ones that pass, each with a stable src-NNN ID.
 
     \b
+    OUTLINE is a YAML file: title, company {name, geographies}, providers, sections, each
+    section with an id, a title, queries (`@domain` restricts one to a site), preferred_sources
+    and urls. --urls takes a plain list, Markdown or a Sources.md (one section per heading).
     Providers: directory (a curated source list), tavily, serpapi, brave, perplexity
-    (URLs from its search results only, never its prose), firecrawl; --urls for listed URLs.
-    API keys come from environment variables only: TAVILY_API_KEY, SERPAPI_API_KEY,
-    BRAVE_API_KEY, PERPLEXITY_API_KEY, FIRECRAWL_API_KEY.
+    (URLs from its search results only, never its prose), firecrawl. API keys come from
+    environment variables only: TAVILY_API_KEY, SERPAPI_API_KEY, BRAVE_API_KEY,
+    PERPLEXITY_API_KEY, FIRECRAWL_API_KEY.
+
+    \b
+    What earns an ID: the page passes the preflight, fetch and page rules under --gate, its
+    title matches the search result, it has at least --min-excerpt characters of main text,
+    and no login, consent or hard paywall stands in front of it (a metered or registration
+    wall with the text present is kept, marked access: metered).
+
+    \b
+    An existing -o corpus is merged into, never rebuilt; the merge table on stderr says:
+      kept / refreshed  passed again (same / changed content), same ID
+      added             new URL with a new ID, or a URL that came back with its old ID
+      stale             unverifiable now (timeout, 5xx, challenge, wall): kept with its
+                        last good facts, marked stale with last_verified
+      retired           dead on evidence (404/410, soft-404, gone): moved to the retired
+                        list in <corpus>.ids with the evidence; its ID is never reused
+    <corpus>.ids is the ID registry: keep it with the corpus. When no host answers (the
+    network is down) nothing is written and the exit code is 2.
+
+    \b
+    Private and loopback addresses: --allow HOST_OR_IP[:PORT] or --allow-private lets the
+    fetcher reach them and the private-address rules (U004, C005) accept them.
 
     \b
     Examples:
       citecheck harvest outline.yaml -o sourced_corpus.json --rejects rejects.json
       citecheck harvest --urls Sources.md -o sourced_corpus.json --gate strict
+      citecheck harvest --urls Sources.md -o sourced_corpus.json --dry-run
+      citecheck harvest --urls local.md -o corpus.json --allow 127.0.0.1:8080
       citecheck harvest --query "EU road freight 2023 @ec.europa.eu" --provider tavily -o corpus.json
-
-    Format of the outline and the directory: docs/harvest.md.
     """
     config = build_config(config_path, select, ignore, rule_dirs, **fetch)
     result = harvest(outline, providers=_split(providers), config=config, urls=urls_file, query=query, into=output,
-                     gate=gate, progress=not quiet)
-    write_outputs(result, output, rejects_path=rejects_path, per_section_dir=per_section)
-    if report_path:
-        atomic_write(report_path, render_harvest_report(review_data(result, output)))
+                     gate=gate, progress=not quiet, min_excerpt=min_excerpt)
+    if not dry_run:
+        write_outputs(result, output, rejects_path=rejects_path, per_section_dir=per_section)
+        if report_path:
+            atomic_write(report_path, render_harvest_report(review_data(result, output)))
     rejects_table(result, sys.stderr)
+    write_table(result.merge, sys.stderr, output)
     for line in summary_lines(result):
         click.echo(f"citecheck harvest: {line}", err=True)
+    if dry_run:
+        click.echo("citecheck harvest: --dry-run: nothing written", err=True)
     sys.exit(result.exit_code)
 
 
@@ -79,4 +112,4 @@ def review_data(result: Any, output: str) -> dict[str, Any]:
         entry = {"url": data["url"], "title": data["search_title"], "findings": reject.findings,
                  "reasons": [f"{r.get('rule', r.get('stage', ''))}: {r.get('message', '')}" for r in data["reasons"]]}
         sections.setdefault(data["section"] or "(none)", {"kept": [], "rejected": []})["rejected"].append(entry)
-    return {"title": f"citecheck harvest: {output}", "sections": sections}
+    return {"title": f"citecheck harvest: {output}", "sections": sections, "merge": payload(result.merge)}

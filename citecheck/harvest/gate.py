@@ -6,6 +6,11 @@
              H002 unreachable, H003 soft-404, H009 parked-domain), placeholder domains (U001) and
              private addresses (U004)
 
+Whatever the gate, a wall keeps a page out of the corpus: a login or consent wall (H005) and a hard
+paywall (H004 whose evidence names no `metered` or `registration` wall: only a teaser is readable).
+A metered or registration wall whose text is present passes, and the source carries
+`access: metered` (or `registration`).
+
 Besides the engine's findings, two harvest checks feed the same verdict: the fetch outcome itself
 (a page that could not be fetched has no content to cite: error, except `unsupported` content,
 a warning) and the title check (`citecheck.harvest.titlecheck`, an error).
@@ -26,6 +31,8 @@ LENIENT_RULES = ("placeholder-domain", "private-address", "http-error", "unreach
 _OUTCOME_SEVERITY = {Outcome.DEAD: Severity.ERROR, Outcome.EXCLUDED: Severity.ERROR, Outcome.ERROR: Severity.ERROR,
                      Outcome.UNVERIFIABLE: Severity.ERROR, Outcome.UNSUPPORTED: Severity.WARNING}
 _LENIENT_OUTCOMES = (Outcome.DEAD, Outcome.EXCLUDED)
+WALL_RULES = ("H004", "H005")  # paywall, login-wall
+_SOFT_WALLS = ("metered", "registration")
 
 
 @dataclass(frozen=True)
@@ -54,6 +61,8 @@ class Policy:
             raise UsageError(f"--gate must be one of {', '.join(GATES)}, got {self.gate!r}")
 
     def rejects(self, reason: Reason) -> bool:
+        if reason.rule in WALL_RULES:
+            return not wall_kind(reason.evidence, reason.message) in _SOFT_WALLS
         if self.gate == "strict":
             return reason.severity.rank >= Severity.WARNING.rank
         if self.gate == "default":
@@ -63,6 +72,22 @@ class Policy:
         if reason.name.startswith("fetch-"):
             return reason.name in {f"fetch-{o.value}" for o in _LENIENT_OUTCOMES}
         return reason.rule in self.lenient_rules or reason.name in self.lenient_rules
+
+
+def wall_kind(evidence: str, message: str = "") -> str:
+    """`metered` or `registration` when a wall finding says the text is there behind one, else `hard`."""
+    text = f"{evidence} {message}".lower()
+    return next((kind for kind in _SOFT_WALLS if kind in text), "hard")
+
+
+def wall_access(findings: Iterable[Finding]) -> str:
+    """The corpus `access` of a page that passed: the kind of its soft wall, '' when it has none."""
+    for finding in findings:
+        if finding.rule == "H004":
+            kind = wall_kind(finding.evidence, finding.message)
+            if kind in _SOFT_WALLS:
+                return kind
+    return ""
 
 
 def policy_from(gate: str, harvest_config: Mapping[str, Any]) -> Policy:

@@ -1,18 +1,23 @@
-"""Source IDs: `src-NNN`, stable across runs, never reused.
+"""The ID registry: `src-NNN` is a permanent function of a source's URL within a corpus.
 
-A known source (matched on the dedupe key of its URL, final URL or canonical URL) keeps its ID; a
-new one gets the next number above the high-water mark. The mark lives in a sidecar file beside
-the corpus (`<corpus>.ids`), so an ID whose source was dropped is retired, not handed out again.
-The mark is also never below the largest ID in the corpus, so a crash between writing the corpus
-and the sidecar cannot cause reuse.
+The registry lives beside the corpus (`<corpus>.ids`, schema `citecheck/schemas/ids.schema.json`):
+every ID ever issued, the URL it was issued for and its identity key (`citecheck.urls.dedupe_key`:
+tracking parameters, fragment, scheme, `www.` and a trailing slash do not make another URL); the
+retired list; and the high-water mark. A key, once it names an ID, names that ID forever: a URL
+that returns gets its old ID back, and a new URL always gets a number above the mark, so no ID is
+ever given to another URL. Only the URL's own key is registered, never where it redirects or
+what it declares canonical: redirects change, and an ID must not follow them to another page. The mark is
+never below the largest ID in the corpus either, so a crash between writing the corpus and the
+registry cannot cause reuse. A version 1 sidecar (only the mark) is read and upgraded.
 """
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from citecheck.atomic import atomic_write
 from citecheck.errors import CorpusError
@@ -20,6 +25,7 @@ from citecheck.models import Corpus
 from citecheck.urls import dedupe_key
 
 ID_RE = re.compile(r"^src-(\d{3}|[1-9]\d{3,})$")
+VERSION = 2
 
 
 def format_id(number: int) -> str:
@@ -37,63 +43,110 @@ def sidecar(corpus_path: str | Path) -> Path:
 
 
 def identity_keys(*urls: str) -> list[str]:
-    return [dedupe_key(u) for u in urls if u]
+    return list(dict.fromkeys(dedupe_key(u) for u in urls if u))
 
 
 @dataclass
 class IdBook:
-    """Known identities -> IDs, and the high-water mark."""
+    """Identity keys -> IDs, each ID's URL, the retired list and the high-water mark."""
 
     by_key: dict[str, str] = field(default_factory=dict)
+    owners: dict[str, str] = field(default_factory=dict)  # ID -> the URL it was issued for
+    retired: dict[str, dict[str, Any]] = field(default_factory=dict)  # ID -> why and when
     high_water: int = 0
-    issued: list[str] = field(default_factory=list)
+    issued: list[str] = field(default_factory=list)  # new this run
 
     @classmethod
     def from_corpus(cls, corpus: Corpus | None, corpus_path: str | Path | None) -> IdBook:
-        book = cls()
-        if corpus is not None:
-            for source in corpus.sources:
-                number = id_number(source.id)
-                if number is None:
-                    raise CorpusError(f"{corpus.path}:{source.line}: id {source.id!r} is not src-NNN; "
-                                      "refusing to append (fix the corpus or write to a new file)")
-                book.high_water = max(book.high_water, number)
-                for key in identity_keys(source.url, source.final_url, source.canonical_url):
-                    book.by_key.setdefault(key, source.id)
-        if corpus_path is not None:
-            book.high_water = max(book.high_water, read_high_water(corpus_path))
+        """The registry beside `corpus_path` (if any), completed with the corpus's own entries."""
+        book = read_registry(corpus_path) if corpus_path is not None else cls()
+        if corpus is None:
+            return book
+        registered = dict(book.by_key)
+        for source in corpus.sources:
+            where = f"{corpus.path}:{source.line}"
+            number = id_number(source.id)
+            if number is None:
+                raise CorpusError(f"{where}: id {source.id!r} is not src-NNN; refusing to append (fix the corpus "
+                                  "or write to a new file)")
+            owner = registered.get(dedupe_key(source.url)) if source.url else None
+            if owner is not None and owner != source.id:
+                raise CorpusError(f"{where}: {source.id}'s URL {source.url} is {owner} in "
+                                  f"{sidecar(corpus_path or corpus.path)}: an ID names one URL forever; restore "
+                                  "the corpus or its registry")
+            book.high_water = max(book.high_water, number)
+            book.owners.setdefault(source.id, source.url)
+            book.retired.pop(source.id, None)  # back in the corpus by hand: citable again
+            book.claim(source.id, [source.url])
         return book
 
     def lookup(self, urls: Iterable[str]) -> str | None:
+        """The ID of the first of these URLs that has one."""
         return next((self.by_key[k] for k in identity_keys(*urls) if k in self.by_key), None)
 
-    def assign(self, urls: Iterable[str]) -> str:
-        """The known ID of any of these URLs, or a new one."""
-        urls = list(urls)
-        known = self.lookup(urls)
-        if known is not None:
-            return known
-        self.high_water += 1
-        new = format_id(self.high_water)
-        self.issued.append(new)
+    def id_of(self, url: str) -> str | None:
+        """The ID this URL was given, if any."""
+        return self.by_key.get(dedupe_key(url)) if url else None
+
+    def claim(self, source_id: str, urls: Iterable[str]) -> None:
+        """Let every still unclaimed key of `urls` name `source_id` (a key never changes owner)."""
         for key in identity_keys(*urls):
-            self.by_key.setdefault(key, new)
-        return new
+            self.by_key.setdefault(key, source_id)
+
+    def assign(self, url: str) -> str:
+        """The ID of this URL: the one it was given, or a new one above the high-water mark."""
+        source_id = self.id_of(url)
+        if source_id is None:
+            self.high_water += 1
+            source_id = format_id(self.high_water)
+            self.issued.append(source_id)
+            self.owners[source_id] = url
+            self.claim(source_id, [url])
+        return source_id
+
+    def retire(self, source_id: str, record: Mapping[str, Any]) -> None:
+        self.retired[source_id] = {"id": source_id, **record}
+
+    def restore(self, source_id: str) -> bool:
+        """Take an ID off the retired list (its URL is citable again); True when it was there."""
+        return self.retired.pop(source_id, None) is not None
+
+    def payload(self) -> dict[str, Any]:
+        keys: dict[str, list[str]] = {}
+        for key, source_id in self.by_key.items():
+            keys.setdefault(source_id, []).append(key)
+        order = sorted(set(self.owners) | set(keys), key=lambda i: id_number(i) or 0)
+        return {"version": VERSION, "high_water": self.high_water, "next": format_id(self.high_water + 1),
+                "note": "citecheck harvest: each ID names one URL forever; IDs up to high_water were issued and "
+                        "none is ever given to another URL",
+                "ids": {i: {"url": self.owners.get(i, ""), "keys": sorted(keys.get(i, []))} for i in order},
+                "retired": [self.retired[i] for i in sorted(self.retired, key=lambda i: id_number(i) or 0)]}
+
+
+def read_registry(corpus_path: str | Path) -> IdBook:
+    """The registry beside a corpus; an empty one when there is none; a broken one is an error."""
+    path = sidecar(corpus_path)
+    if not path.exists():
+        return IdBook()
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        book = IdBook(high_water=int(data["high_water"]))
+        for source_id, entry in (data.get("ids") or {}).items():
+            book.owners[source_id] = str(entry.get("url", ""))
+            for key in entry.get("keys", []):
+                if book.by_key.setdefault(str(key), source_id) != source_id:
+                    raise ValueError(f"key {key!r} names two IDs")
+        for record in data.get("retired") or []:
+            book.retired[str(record["id"])] = dict(record)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as err:
+        raise CorpusError(f"{path}: unreadable ID registry ({err}); restore it (deleting it lets a dropped or "
+                          "retired source's URL get a new ID)") from None
+    return book
 
 
 def read_high_water(corpus_path: str | Path) -> int:
-    path = sidecar(corpus_path)
-    if not path.exists():
-        return 0
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        return int(data["high_water"])
-    except (OSError, ValueError, KeyError, TypeError) as err:
-        raise CorpusError(f"{path}: unreadable ID high-water file ({err}); restore it or delete it only if no "
-                          "ID from this corpus was ever dropped") from None
+    return read_registry(corpus_path).high_water
 
 
-def write_high_water(corpus_path: str | Path, high_water: int) -> None:
-    payload = {"version": 1, "high_water": high_water, "next": format_id(high_water + 1),
-               "note": "citecheck harvest: IDs up to high_water were issued; none is ever reused"}
-    atomic_write(sidecar(corpus_path), json.dumps(payload, indent=2) + "\n")
+def write_registry(corpus_path: str | Path, book: IdBook) -> None:
+    atomic_write(sidecar(corpus_path), json.dumps(book.payload(), indent=2, ensure_ascii=False) + "\n")

@@ -27,6 +27,7 @@ class Verdict:
     found: Found
     failed: list[Reason] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)  # engine findings behind the failed reasons
+    noted: list[Finding] = field(default_factory=list)  # engine findings that did not fail it (a metered wall)
     page: Page | None = None
     text: str = ""
 
@@ -76,7 +77,7 @@ class Judge:
 
     async def _judge_page(self, alive: list[tuple[Verdict, Link]], page: Page) -> None:
         for verdict, link in alive:
-            verdict.page, verdict.failed, verdict.findings = page, [], []
+            verdict.page, verdict.failed, verdict.findings, verdict.noted = page, [], [], []
             reasons = [r for r in [outcome_reason(page)] if r is not None]
             candidate = verdict.found.candidate
             if page.outcome is Outcome.OK:
@@ -91,6 +92,7 @@ class Judge:
         reasons = [finding_reason(f) for f in findings]
         bad = failing(self.policy, reasons)
         verdict.findings += [f for f, r in zip(findings, reasons) if r in bad]
+        verdict.noted += [f for f, r in zip(findings, reasons) if r not in bad]
         verdict.failed += bad + failing(self.policy, extra)
         verdict.failed.sort(key=lambda r: -r.severity.rank)  # the strongest reason first
 

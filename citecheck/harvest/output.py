@@ -9,7 +9,7 @@ from typing import TextIO
 
 from citecheck.atomic import atomic_write
 from citecheck.harvest.corpus import write_corpus
-from citecheck.harvest.ids import write_high_water
+from citecheck.harvest.ids import write_registry
 from citecheck.harvest.result import HarvestResult
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
@@ -17,9 +17,9 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 def write_outputs(result: HarvestResult, corpus_path: str | Path, *, rejects_path: str | Path | None = None,
                   per_section_dir: str | Path | None = None) -> None:
-    """Corpus first, then its `.ids` sidecar (a crash between them cannot cause ID reuse), then the rest."""
+    """Corpus first, then its `.ids` registry (a crash between them cannot cause ID reuse), then the rest."""
     write_corpus(corpus_path, result.corpus)
-    write_high_water(corpus_path, result.high_water)
+    write_registry(corpus_path, result.book)
     if rejects_path is not None:
         atomic_write(rejects_path, json.dumps(result.rejects_payload(), indent=2, ensure_ascii=False) + "\n")
     if per_section_dir is not None:
@@ -46,7 +46,9 @@ def rejects_table(result: HarvestResult, stream: TextIO) -> None:
 
 
 def summary_lines(result: HarvestResult) -> list[str]:
-    lines = [f"{len(result.corpus)} sources kept ({result.stats.get('new', 0)} new), {len(result.rejects)} rejected"]
+    stale = sum(1 for s in result.corpus if s.extra.get("stale"))
+    counted = f"{len(result.corpus)} sources in the corpus ({result.stats.get('new', 0)} new, {stale} stale)"
+    lines = [f"{counted}, {len(result.rejects)} rejected"]
     for section in result.empty_sections:
         lines.append(f"section {section!r} ended with no source")
     for finding in result.corpus_findings:

@@ -19,9 +19,11 @@ from citecheck.config import Config, load_config
 from citecheck.engine.registry import Registry, build_registry
 from citecheck.engine.run import Engine
 from citecheck.engine.select import resolve
-from citecheck.errors import InputError, UsageError
-from citecheck.harvest.assemble import assemble, existing_found
+from citecheck.errors import InputError, NetworkUnavailableError, UsageError
+from citecheck.fetch.facts import now_iso
+from citecheck.harvest.assemble import Run, assemble, existing_found
 from citecheck.harvest.corpus import load_existing
+from citecheck.harvest.evidence import reachability
 from citecheck.harvest.gate import policy_from
 from citecheck.harvest.ids import IdBook
 from citecheck.harvest.judge import Judge
@@ -36,6 +38,8 @@ from citecheck.harvest.workers import Workers
 from citecheck.models import Outcome
 from citecheck.urls import dedupe_key
 
+DEFAULT_MIN_EXCERPT = 200
+
 
 def harvest(outline: Outline | str | Path | None = None, *, providers: Sequence[str] = (), config: Config | None = None,
             **options: Any) -> HarvestResult:
@@ -47,9 +51,12 @@ async def harvest_async(outline: Outline | str | Path | None = None, *, provider
                         config: Config | None = None, urls: str | None = None, query: str | None = None,
                         into: str | Path | None = None, gate: str = "default", progress: bool = False,
                         registry: Registry | None = None, resolver: Any = None,
-                        extract_workers: int | None = None) -> HarvestResult:
-    """Harvest from an async caller. `into` is the corpus being extended (IDs stay stable);
-    `gate` is strict|default|lenient; `progress` prints stage lines on stderr."""
+                        extract_workers: int | None = None, min_excerpt: int | None = None) -> HarvestResult:
+    """Harvest from an async caller. `into` is the corpus being merged into (IDs stay stable);
+    `gate` is strict|default|lenient; `progress` prints stage lines on stderr; `min_excerpt` is the
+    main text a source needs (default `harvest.min_excerpt`, else 200 characters).
+
+    Raises NetworkUnavailableError when no host the run fetched from answered (nothing is judged)."""
     started = time.perf_counter()
     config = config or load_config()
     say = _Say(progress)
@@ -99,7 +106,11 @@ async def harvest_async(outline: Outline | str | Path | None = None, *, provider
         workers.close()
         if cache is not None:
             cache.close()
-    result = assemble(verdicts, book, plans, existing, engine, gate, searched.errors, str(into or "<harvest>"))
+    reach = reachability(v.page for group in verdicts for v in group if v.page is not None)
+    if reach.unavailable:
+        raise NetworkUnavailableError(reach.line())
+    run = Run(now_iso(), reach.answered > 0, _min_excerpt(min_excerpt, config))
+    result = assemble(verdicts, book, plans, existing, engine, gate, searched.errors, str(into or "<harvest>"), run)
     result.crashed = engine.crashed
     result.stats.update(candidates=len(found), distinct_urls=len(groups), fetch_log=dict(judge.fetch_log),
                         fetched=sum(v == "network" for v in judge.fetch_log.values()),
@@ -129,6 +140,13 @@ def _plans(outline: Outline | None, providers: Sequence[str], urls: str | None, 
                              "and --query share one namespace)")
         seen.add(plan.section.id)
     return plans
+
+
+def _min_excerpt(given: int | None, config: Config) -> int:
+    value = given if given is not None else config.harvest.get("min_excerpt", DEFAULT_MIN_EXCERPT)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise UsageError(f"harvest.min_excerpt must be a whole number of characters, got {value!r}")
+    return value
 
 
 def _open_cache(config: Config) -> Any:

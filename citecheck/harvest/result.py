@@ -5,6 +5,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from citecheck.harvest.gate import Reason
+from citecheck.harvest.ids import IdBook
+from citecheck.harvest.merge import MergeRow, payload
 from citecheck.harvest.plan import Found
 from citecheck.models import Finding, Source
 
@@ -43,6 +45,8 @@ class HarvestResult:
     corpus_findings: list[Finding] = field(default_factory=list)  # self-check of the new corpus (C rules)
     gate: str = "default"
     crashed: bool = False  # a rule raised: reported as E000 on the candidates it hit
+    merge: list[MergeRow] = field(default_factory=list)  # what the merge did to each source
+    book: IdBook = field(default_factory=IdBook)  # the ID registry to write beside the corpus
 
     @property
     def exit_code(self) -> int:
@@ -56,6 +60,7 @@ class HarvestResult:
 
     def rejects_payload(self) -> dict[str, Any]:
         return {"version": 1, "gate": self.gate, "rejects": [r.to_dict() for r in self.rejects],
+                "merge": payload(self.merge),
                 "summary": {"rejected": len(self.rejects), "kept": len(self.corpus),
                             "by_reason": _count(r.reasons[0].rule or r.reasons[0].name for r in self.rejects
                                                 if r.reasons)}}

@@ -17,6 +17,10 @@ Input shape of `render_harvest_report(result)` (plain data; every key optional u
           ],
         },
       },
+      "merge": {                                   # what re-harvesting did to the corpus it merged into
+        "counts": {"kept": 3, "refreshed": 1, "added": 2, "stale": 1, "retired": 1},
+        "rows": [{"state": "retired", "id": "src-004", "url": "https://…", "detail": "H001 http-error: …"}, …],
+      },
     }
 
 Every string is escaped; URLs link only when http(s). The page shares the audit report's shell,
@@ -44,7 +48,7 @@ def render_harvest_report(result: Mapping[str, Any]) -> str:
     rejected = sum(len(s["rejected"]) for s in sections)
     lede = (f"{kept} sources kept and {rejected} candidates rejected across {len(sections)} sections. "
             f"Only kept sources received IDs and entered the corpus.{when}")
-    body = _overview(sections) + "".join(_section(n, s) for n, s in enumerate(sections, 1))
+    body = _overview(sections, _merge(result.get("merge"))) + "".join(_section(n, s) for n, s in enumerate(sections, 1))
     nav = [("summary", "Summary")] + [(f"s{n}", str(s["name"])) for n, s in enumerate(sections[:8], 1)]
     return page(title, title, body, nav, lede)
 
@@ -72,7 +76,21 @@ def _findings(item: Mapping[str, Any]) -> list[Finding]:
     return out
 
 
-def _overview(sections: list[dict[str, Any]]) -> str:
+def _merge(merge: Any) -> str:
+    """The merge table: the count of each state, then every source that did not stay as it was."""
+    if not isinstance(merge, Mapping) or not merge.get("counts"):
+        return ""
+    counts = "".join(f"<li>{esc(state)} <b>{number(int(n))}</b></li>" for state, n in merge["counts"].items())
+    rows = "".join(f'<tr><td>{esc(r.get("state", ""))}</td><td><code>{esc(r.get("id", ""))}</code></td>'
+                   f'<td class="url">{link_or_text(str(r.get("url", "")))}</td><td>{esc(r.get("detail", ""))}</td></tr>'
+                   for r in merge.get("rows") or [] if r.get("state") != "kept")
+    table = (f'<div class="table-wrap"><table class="stackable" aria-labelledby="merge-h"><thead><tr><th scope="col">'
+             f'State</th><th scope="col">ID</th><th scope="col">URL</th><th scope="col">Why</th></tr></thead><tbody>'
+             f'{rows}</tbody></table></div>') if rows else ""
+    return f'<div class="card wide"><h3 id="merge-h">Merge into the corpus</h3><ul class="plain">{counts}</ul>{table}</div>'
+
+
+def _overview(sections: list[dict[str, Any]], merge: str = "") -> str:
     rows, reasons = [], Counter[str]()
     for n, s in enumerate(sections, 1):
         kept, rejected = len(s["kept"]), len(s["rejected"])
@@ -92,7 +110,7 @@ def _overview(sections: list[dict[str, Any]]) -> str:
     return (f'<section id="summary" aria-labelledby="summary-h"><h2 id="summary-h">Summary</h2>'
             f'<div class="card wide"><h3 id="hs-h">Sections</h3><div class="table-wrap"><table class="sortable stackable"'
             f' aria-labelledby="hs-h"><thead><tr>{head}<th scope="col">Kept vs rejected</th></tr></thead>'
-            f'<tbody>{"".join(rows)}</tbody></table></div></div>{why}</section>')
+            f'<tbody>{"".join(rows)}</tbody></table></div></div>{merge}{why}</section>')
 
 
 def _section(n: int, s: Mapping[str, Any]) -> str:

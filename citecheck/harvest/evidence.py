@@ -1,0 +1,104 @@
+"""What a failed gate says about a source already in the corpus, and whether the run saw a network.
+
+A source is **retired** only on evidence from the world that it is gone, gathered after it was last
+verified: a 4xx status its host answered (not 401/403/407/429/451/999, which mean blocked), a
+soft-404 (H003), a parked domain (H009), a page that is now another document (the title check), an
+NXDOMAIN while other hosts of the run answered, or a URL the offline rules now refuse (a
+placeholder, a malformed or invented URL). Everything else is only **unverifiable now** — a timeout,
+a refused connection, a 5xx or 429 after retries, a bot challenge, a wall, robots.txt, a private
+address the run's policy no longer allows, too little text — and the source stays, **stale**, with
+its last good facts.
+
+When no host the run tried to fetch answered at all, the network (not the web) is down: the run
+is an outage and writes nothing.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from citecheck.fetch.verdict import UNVERIFIABLE_STATUSES
+from citecheck.harvest.gate import Reason
+from citecheck.models import Page
+from citecheck.urls import host_of
+
+_DEAD_PAGE_RULES = ("H003", "H009")  # soft-404, parked-domain: the answer itself says the page is gone
+_STATUS_RULES = ("H001", "H002")  # http-error, unreachable: dead only for a status or a corroborated NXDOMAIN
+_POLICY_ERRORS = ("blocked-private", "credentials", "bad-scheme", "invalid-url", "robots-disallowed")
+
+
+@dataclass(frozen=True)
+class Judgement:
+    retire: bool
+    reason: Reason
+
+
+def judge_failure(reasons: list[Reason], page: Page | None, last_verified: str, corroborated: bool) -> Judgement:
+    """Retire (dead on evidence newer than `last_verified`) or keep stale, with the deciding reason."""
+    fresh = page is None or _newer(page, last_verified)
+    for reason in reasons:
+        if fresh and _dead(reason, page, corroborated):
+            return Judgement(True, reason)
+    return Judgement(False, reasons[0])
+
+
+def _dead(reason: Reason, page: Page | None, corroborated: bool) -> bool:
+    if reason.stage == "preflight":
+        return reason.rule != "U004"  # a private address is the run's policy, not the world
+    if page is None:
+        return False
+    if reason.rule in _DEAD_PAGE_RULES or reason.name == "title-contradiction":
+        return True
+    if reason.rule in _STATUS_RULES or reason.name == "fetch-dead":
+        return answered_gone(page) or (page.error == "nxdomain" and corroborated)
+    return False
+
+
+def answered_gone(page: Page) -> bool:
+    """The host itself answered that the page is not there (404, 410 and other 4xx)."""
+    status = page.status
+    return status is not None and 400 <= status < 500 and status not in UNVERIFIABLE_STATUSES
+
+
+def _newer(page: Page, last_verified: str) -> bool:
+    """Is the page's evidence newer than the source's last verification? (A fresh fetch always is.)"""
+    if not page.from_cache:
+        return True
+    seen, verified = _when(page.fetched_at), _when(last_verified)
+    return seen is not None and verified is not None and seen > verified
+
+
+def _when(value: str) -> dt.datetime | None:
+    try:
+        stamp = dt.datetime.fromisoformat(value.strip())
+    except (ValueError, AttributeError):
+        return None
+    return stamp if stamp.tzinfo else stamp.replace(tzinfo=dt.UTC)
+
+
+@dataclass(frozen=True)
+class Reachability:
+    """Hosts this run fetched from the network, and how many of them answered anything."""
+
+    hosts: int
+    answered: int
+
+    @property
+    def unavailable(self) -> bool:
+        return self.hosts > 0 and self.answered == 0
+
+    def line(self) -> str:
+        return (f"network unavailable: 0 of {self.hosts} host{'s' if self.hosts != 1 else ''} reachable; "
+                "nothing written, the corpus is unchanged")
+
+
+def reachability(pages: Iterable[Page]) -> Reachability:
+    """Over the pages fetched from the network this run (cache hits and policy refusals prove nothing)."""
+    hosts: dict[str, bool] = {}
+    for page in pages:
+        if page.from_cache or page.error in _POLICY_ERRORS:
+            continue
+        host = host_of(page.chain[0].url if page.chain else page.url)
+        hosts[host] = hosts.get(host, False) or page.status is not None
+    return Reachability(len(hosts), sum(hosts.values()))
