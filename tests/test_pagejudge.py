@@ -124,6 +124,7 @@ def _two_memos(tmp_path: Path, base: str) -> list[Path]:
     one = ["# One", ""] + [f"Claim {n} about the harbor ([a]({base}{p}), [b]({base}{q}))."
                            for n, (p, q) in enumerate(zip(PATHS[0::2], PATHS[1::2], strict=True))]
     two = ["# Two", ""] + [f"Claim {n} on {p} ([source]({base}{p})) and on nothing else." for n, p in enumerate(PATHS)]
+    two.append("An intranet page ([kpi](http://10.9.9.9/kpi)) that U004 reports (the guard never fetches it).")
     paths = [tmp_path / "one.md", tmp_path / "two.md"]
     for path, lines in zip(paths, (one, two), strict=True):
         path.write_text("\n\n".join(lines) + "\n", encoding="utf-8")
