@@ -124,3 +124,16 @@ def test_too_little_main_text_earns_no_id(tmp_path: Path) -> None:
         lower = harvest(server, tmp_path, listed, "--min-excerpt", "0", "-o", str(tmp_path / "other.json"))
     assert lower.exit_code == 0
     assert len(json.loads((tmp_path / "other.json").read_text())) == 2
+
+
+def test_metered_wall_with_the_text_present_is_kept_with_access(tmp_path: Path) -> None:
+    metered = article("City council passes budget", "The council voted 7-2 on Tuesday to pass the budget.",
+                      extra_body="<aside>You have 2 free articles left this month. Subscribe for unlimited "
+                                 "access.</aside>")
+    with Restartable({**pages(), "/metered": Page(200, metered)}) as server:
+        listed = listing(server, tmp_path, "/a", "/metered")
+        result = harvest(server, tmp_path, listed)
+    assert result.exit_code == 0, result.stderr
+    corpus = {e["url"].rsplit("/", 1)[1]: e for e in json.loads((tmp_path / "corpus.json").read_text())}
+    assert corpus["metered"]["access"] == "metered" and "access" not in corpus["a"]
+    assert "The council voted 7-2" in corpus["metered"]["body_excerpt"]

@@ -35,7 +35,7 @@ def test_gate_levels(gate: str, rejected: set[str]) -> None:
     """Walls reject at every gate: a hard paywall (H004) and a login or consent wall (H005); a
     metered or registration paywall whose text is there does not."""
     reasons = [reason("H004", "paywall", "warning"), reason("H005", "login-wall", "warning"),
-               Reason("page", "H004", "paywall", Severity.INFO, "paywall (metered): the text is present", "metered"),
+               Reason("page", "H004", "paywall", Severity.INFO, "metered paywall", "access=metered; text 'x'"),
                reason("H007", "title-mismatch", "warning"), reason("H001", "http-error", "error"),
                reason("H003", "soft-404", "error"), Reason("fetch", "", "fetch-unverifiable", Severity.ERROR, "m"),
                Reason("title", "", "title-contradiction", Severity.ERROR, "m"), reason("H010", "non-html", "info")]

@@ -7,7 +7,7 @@
              private addresses (U004)
 
 Whatever the gate, a wall keeps a page out of the corpus: a login or consent wall (H005) and a hard
-paywall (H004 whose evidence names no `metered` or `registration` wall: only a teaser is readable).
+paywall (H004 with `access=hard`: only a teaser is readable).
 A metered or registration wall whose text is present passes, and the source carries
 `access: metered` (or `registration`).
 
@@ -17,11 +17,13 @@ a warning) and the title check (`citecheck.harvest.titlecheck`, an error).
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from citecheck.allowlist import allow_hint
+from citecheck.checks.paywall import access_of
 from citecheck.errors import UsageError
 from citecheck.models import Finding, Outcome, Page, Severity
 from citecheck.urls import host_of
@@ -33,6 +35,7 @@ _OUTCOME_SEVERITY = {Outcome.DEAD: Severity.ERROR, Outcome.EXCLUDED: Severity.ER
 _LENIENT_OUTCOMES = (Outcome.DEAD, Outcome.EXCLUDED)
 WALL_RULES = ("H004", "H005")  # paywall, login-wall
 _SOFT_WALLS = ("metered", "registration")
+_ACCESS = re.compile(r"access=([a-z]+)\b")  # H004's machine-readable head of evidence (paywall.access_of)
 
 
 @dataclass(frozen=True)
@@ -62,7 +65,7 @@ class Policy:
 
     def rejects(self, reason: Reason) -> bool:
         if reason.rule in WALL_RULES:
-            return not wall_kind(reason.evidence, reason.message) in _SOFT_WALLS
+            return reason.rule == "H005" or wall_kind(reason.evidence) not in _SOFT_WALLS
         if self.gate == "strict":
             return reason.severity.rank >= Severity.WARNING.rank
         if self.gate == "default":
@@ -74,20 +77,16 @@ class Policy:
         return reason.rule in self.lenient_rules or reason.name in self.lenient_rules
 
 
-def wall_kind(evidence: str, message: str = "") -> str:
-    """`metered` or `registration` when a wall finding says the text is there behind one, else `hard`."""
-    text = f"{evidence} {message}".lower()
-    return next((kind for kind in _SOFT_WALLS if kind in text), "hard")
+def wall_kind(evidence: str) -> str:
+    """The wall an H004 or H005 reason reports: H004's `access=<kind>;` evidence head, else `hard`."""
+    found = _ACCESS.match(evidence)
+    return found.group(1) if found else "hard"
 
 
 def wall_access(findings: Iterable[Finding]) -> str:
     """The corpus `access` of a page that passed: the kind of its soft wall, '' when it has none."""
-    for finding in findings:
-        if finding.rule == "H004":
-            kind = wall_kind(finding.evidence, finding.message)
-            if kind in _SOFT_WALLS:
-                return kind
-    return ""
+    kinds = [access_of(f) for f in findings]
+    return next((kind for kind in kinds if kind in _SOFT_WALLS), "")
 
 
 def policy_from(gate: str, harvest_config: Mapping[str, Any]) -> Policy:
