@@ -1,19 +1,23 @@
 """Re-harvesting is a merge, on a real server that goes down, comes back and loses a page.
 
 The issue's scenario end to end through the CLI: harvest three pages → stop the server →
-re-harvest exits 2 and leaves the corpus and its registry byte-identical → restart with one page
-now 404 → the live pages keep their IDs, the 404 is retired with its evidence, and a URL added in
-the same run does not get its ID; when the page comes back it regains it.
+re-harvest keeps all three, stale, same IDs (a loopback server says nothing about the network) →
+restart with one page now 404 → the live pages keep their IDs, the 404 is retired with its
+evidence, and a URL added in the same run does not get its ID; when the page comes back it regains
+it. And with outside names whose DNS goes away (the network is down): exit 2, the corpus and its
+registry byte-identical.
 """
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import Result
 from test_harvest_cli import cli
 from test_harvest_servers import Restartable
 from test_harvest_site import Page, article
+from verdictnet import SwitchDns
 
 
 def pages() -> dict[str, Page]:
@@ -46,14 +50,15 @@ def test_outage_then_a_dead_page_then_its_return(tmp_path: Path) -> None:
         assert first.exit_code == 0, first.stderr
         assert ids(tmp_path) == {"/a": "src-001", "/b": "src-002", "/c": "src-003"}
         assert "merge into" in first.stderr and "3 added" in first.stderr
-        corpus, registry = (tmp_path / "corpus.json").read_bytes(), (tmp_path / "corpus.json.ids").read_bytes()
+        registry = (tmp_path / "corpus.json.ids").read_bytes()
 
         server.stop()
         down = harvest(server, tmp_path, listed, "--max-age", "0")
-        assert down.exit_code == 2, down.stderr
-        assert "network unavailable: 0 of 1 host reachable" in down.stderr and "Traceback" not in down.stderr
-        assert (tmp_path / "corpus.json").read_bytes() == corpus
-        assert (tmp_path / "corpus.json.ids").read_bytes() == registry
+        assert down.exit_code == 0, down.stderr
+        assert ids(tmp_path) == {"/a": "src-001", "/b": "src-002", "/c": "src-003"}
+        stale = json.loads((tmp_path / "corpus.json").read_text())
+        assert all(e["stale"] is True and "refused" in e["stale_reason"] for e in stale)
+        assert "3 stale" in down.stderr and (tmp_path / "corpus.json.ids").read_bytes() == registry
 
         server.site.pages["/b"] = Page(404, "<html><head><title>Not Found</title></head><body>gone</body></html>")
         server.start()  # the same port
@@ -61,6 +66,7 @@ def test_outage_then_a_dead_page_then_its_return(tmp_path: Path) -> None:
         back = harvest(server, tmp_path, listed, "--max-age", "0")
         assert back.exit_code == 0, back.stderr
         assert ids(tmp_path) == {"/a": "src-001", "/c": "src-003", "/d": "src-004"}  # src-002 not reused
+        assert not any("stale" in e for e in json.loads((tmp_path / "corpus.json").read_text()))
         data = json.loads((tmp_path / "corpus.json.ids").read_text())
         retired = data["retired"]
         assert [r["id"] for r in retired] == ["src-002"] and retired[0]["rule"] == "H001"
@@ -76,6 +82,25 @@ def test_outage_then_a_dead_page_then_its_return(tmp_path: Path) -> None:
         assert ids(tmp_path) == {"/a": "src-001", "/c": "src-003", "/d": "src-004", "/b": "src-002"}
         assert "regained its ID" in again.stderr
         assert json.loads((tmp_path / "corpus.json.ids").read_text())["retired"] == []
+
+
+def test_network_unavailable_exits_2_and_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    dns = SwitchDns(names=("harbor-data.org",), zones=("org",))
+    monkeypatch.setattr("citecheck.fetch.dns.SystemResolver", lambda: dns)
+    with Restartable(pages()) as server:
+        listed = tmp_path / "Sources.md"
+        listed.write_text("".join(f"- [{t}](http://harbor-data.org:{server.port}{p})\n" for p, t in
+                                  (("/a", "Road freight statistics 2023"), ("/b", "Goods transport by road in Germany"))))
+        args = ["--urls", str(listed), "-o", str(tmp_path / "corpus.json"), "--allow", "harbor-data.org",
+                "--cache", str(tmp_path / "cache.sqlite"), "--max-age", "0", "--timeout", "2"]
+        assert cli(*args).exit_code == 0
+        corpus, registry = (tmp_path / "corpus.json").read_bytes(), (tmp_path / "corpus.json.ids").read_bytes()
+        dns.down = True  # no name resolves any more: the network, not the site, is gone
+        down = cli(*args)
+    assert down.exit_code == 2, down.stderr
+    assert "network unavailable: 0 of 1 hosts reachable" in down.stderr and "corpus.json is unchanged" in down.stderr
+    assert len(down.stderr.strip().splitlines()) <= 3 and "Traceback" not in down.stderr
+    assert (tmp_path / "corpus.json").read_bytes() == corpus and (tmp_path / "corpus.json.ids").read_bytes() == registry
 
 
 def test_unverifiable_now_is_kept_stale_with_its_last_good_facts(tmp_path: Path) -> None:

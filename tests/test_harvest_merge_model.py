@@ -22,9 +22,9 @@ from citecheck.engine.registry import build_registry
 from citecheck.engine.run import Engine
 from citecheck.engine.select import resolve
 from citecheck.extract import load_corpus
+from citecheck.fetch.outage import assess
 from citecheck.harvest.assemble import Run, assemble, existing_found
 from citecheck.harvest.corpus import write_corpus
-from citecheck.harvest.evidence import reachability
 from citecheck.harvest.gate import Reason
 from citecheck.harvest.ids import IdBook, write_registry
 from citecheck.harvest.judge import Verdict
@@ -91,11 +91,9 @@ def harvest_once(path: Path, state: dict[str, Any]) -> Any:
         groups.setdefault(dedupe_key(item.candidate.url), []).append(item)
     now = World(state["up"], state["pages"])
     verdicts = [[verdict(f, now.fetch(f.candidate.url)) for f in group] for group in groups.values()]
-    reach = reachability(v.page for group in verdicts for v in group if v.page is not None)
-    if reach.unavailable:
+    if assess(v.page for group in verdicts for v in group if v.page is not None) is not None:
         return None  # the pipeline raises NetworkUnavailableError: nothing is written
-    result = assemble(verdicts, book, [PLAN], existing, ENGINE, "default", [], str(path),
-                      Run("2026-06-01T00:00:00Z", reach.answered > 0))
+    result = assemble(verdicts, book, [PLAN], existing, ENGINE, "default", [], str(path), Run("2026-06-01T00:00:00Z"))
     write_corpus(path, result.corpus)
     write_registry(path, result.book)
     return result, now

@@ -71,8 +71,8 @@ def command(outline: str | None, urls_file: str | None, query: str | None, provi
                         last good facts, marked stale with last_verified
       retired           dead on evidence (404/410, soft-404, gone): moved to the retired
                         list in <corpus>.ids with the evidence; its ID is never reused
-    <corpus>.ids is the ID registry: keep it with the corpus. When no host answers (the
-    network is down) nothing is written and the exit code is 2.
+    <corpus>.ids is the ID registry: keep it with the corpus. When no outside host answers
+    (the network is down) nothing is written and the exit code is 2.
 
     \b
     Private and loopback addresses: --allow HOST_OR_IP[:PORT] or --allow-private lets the

@@ -30,7 +30,6 @@ class Run:
     """What the merge needs to know about the run itself."""
 
     now: str  # ISO timestamp: the date of retirements
-    corroborated: bool  # some host answered this run: an NXDOMAIN is evidence
     min_excerpt: int = 200
 
 
@@ -122,7 +121,7 @@ class _Merge:
             return
         source = self.old[known]
         last = str(source.extra.get("last_verified") or source.fetched_at)
-        judged = judge_failure(verdicts[0].failed, verdicts[0].page, last, self.run.corroborated)
+        judged = judge_failure(verdicts[0].failed, verdicts[0].page, last)
         if judged.retire:
             self._retire(source, judged.reason)
             self.rejects += [self._reject(v) for v in _distinct(verdicts)]

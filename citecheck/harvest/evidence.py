@@ -1,31 +1,26 @@
-"""What a failed gate says about a source already in the corpus, and whether the run saw a network.
+"""What a failed gate says about a source already in the corpus: dead on evidence, or unverifiable now.
 
 A source is **retired** only on evidence from the world that it is gone, gathered after it was last
 verified: a 4xx status its host answered (not 401/403/407/429/451/999, which mean blocked), a
-soft-404 (H003), a parked domain (H009), a page that is now another document (the title check), an
-NXDOMAIN while other hosts of the run answered, or a URL the offline rules now refuse (a
+soft-404 (H003), a parked domain (H009), a page that is now another document (the title check), a
+corroborated NXDOMAIN (`citecheck.fetch.dns`), or a URL the offline rules now refuse (a
 placeholder, a malformed or invented URL). Everything else is only **unverifiable now** — a timeout,
 a refused connection, a 5xx or 429 after retries, a bot challenge, a wall, robots.txt, a private
 address the run's policy no longer allows, too little text — and the source stays, **stale**, with
-its last good facts.
-
-When no host the run tried to fetch answered at all, the network (not the web) is down: the run
-is an outage and writes nothing.
+its last good facts. (Whether the network was there at all is `citecheck.fetch.outage`'s question,
+asked before any of this.)
 """
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from citecheck.fetch.verdict import UNVERIFIABLE_STATUSES
 from citecheck.harvest.gate import Reason
 from citecheck.models import Page
-from citecheck.urls import host_of
 
 _DEAD_PAGE_RULES = ("H003", "H009")  # soft-404, parked-domain: the answer itself says the page is gone
 _STATUS_RULES = ("H001", "H002")  # http-error, unreachable: dead only for a status or a corroborated NXDOMAIN
-_POLICY_ERRORS = ("blocked-private", "credentials", "bad-scheme", "invalid-url", "robots-disallowed")
 
 
 @dataclass(frozen=True)
@@ -34,16 +29,16 @@ class Judgement:
     reason: Reason
 
 
-def judge_failure(reasons: list[Reason], page: Page | None, last_verified: str, corroborated: bool) -> Judgement:
+def judge_failure(reasons: list[Reason], page: Page | None, last_verified: str) -> Judgement:
     """Retire (dead on evidence newer than `last_verified`) or keep stale, with the deciding reason."""
     fresh = page is None or _newer(page, last_verified)
     for reason in reasons:
-        if fresh and _dead(reason, page, corroborated):
+        if fresh and _dead(reason, page):
             return Judgement(True, reason)
     return Judgement(False, reasons[0])
 
 
-def _dead(reason: Reason, page: Page | None, corroborated: bool) -> bool:
+def _dead(reason: Reason, page: Page | None) -> bool:
     if reason.stage == "preflight":
         return reason.rule != "U004"  # a private address is the run's policy, not the world
     if page is None:
@@ -51,7 +46,7 @@ def _dead(reason: Reason, page: Page | None, corroborated: bool) -> bool:
     if reason.rule in _DEAD_PAGE_RULES or reason.name == "title-contradiction":
         return True
     if reason.rule in _STATUS_RULES or reason.name == "fetch-dead":
-        return answered_gone(page) or (page.error == "nxdomain" and corroborated)
+        return answered_gone(page) or page.error == "nxdomain"  # the fetcher says nxdomain only when corroborated
     return False
 
 
@@ -75,30 +70,3 @@ def _when(value: str) -> dt.datetime | None:
     except (ValueError, AttributeError):
         return None
     return stamp if stamp.tzinfo else stamp.replace(tzinfo=dt.UTC)
-
-
-@dataclass(frozen=True)
-class Reachability:
-    """Hosts this run fetched from the network, and how many of them answered anything."""
-
-    hosts: int
-    answered: int
-
-    @property
-    def unavailable(self) -> bool:
-        return self.hosts > 0 and self.answered == 0
-
-    def line(self) -> str:
-        return (f"network unavailable: 0 of {self.hosts} host{'s' if self.hosts != 1 else ''} reachable; "
-                "nothing written, the corpus is unchanged")
-
-
-def reachability(pages: Iterable[Page]) -> Reachability:
-    """Over the pages fetched from the network this run (cache hits and policy refusals prove nothing)."""
-    hosts: dict[str, bool] = {}
-    for page in pages:
-        if page.from_cache or page.error in _POLICY_ERRORS:
-            continue
-        host = host_of(page.chain[0].url if page.chain else page.url)
-        hosts[host] = hosts.get(host, False) or page.status is not None
-    return Reachability(len(hosts), sum(hosts.values()))

@@ -21,9 +21,9 @@ from citecheck.engine.run import Engine
 from citecheck.engine.select import resolve
 from citecheck.errors import InputError, NetworkUnavailableError, UsageError
 from citecheck.fetch.facts import now_iso
+from citecheck.fetch.outage import assess
 from citecheck.harvest.assemble import Run, assemble, existing_found
 from citecheck.harvest.corpus import load_existing
-from citecheck.harvest.evidence import reachability
 from citecheck.harvest.gate import policy_from
 from citecheck.harvest.ids import IdBook
 from citecheck.harvest.judge import Judge
@@ -106,10 +106,11 @@ async def harvest_async(outline: Outline | str | Path | None = None, *, provider
         workers.close()
         if cache is not None:
             cache.close()
-    reach = reachability(v.page for group in verdicts for v in group if v.page is not None)
-    if reach.unavailable:
-        raise NetworkUnavailableError(reach.line())
-    run = Run(now_iso(), reach.answered > 0, _min_excerpt(min_excerpt, config))
+    outage = assess(v.page for group in verdicts for v in group if v.page is not None)
+    if outage is not None:
+        unchanged = f"{into} is unchanged" if into else "nothing is written"
+        raise NetworkUnavailableError(f"{outage.line()}; {unchanged}")
+    run = Run(now_iso(), _min_excerpt(min_excerpt, config))
     result = assemble(verdicts, book, plans, existing, engine, gate, searched.errors, str(into or "<harvest>"), run)
     result.crashed = engine.crashed
     result.stats.update(candidates=len(found), distinct_urls=len(groups), fetch_log=dict(judge.fetch_log),
