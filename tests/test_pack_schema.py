@@ -61,6 +61,9 @@ def test_schemas_are_valid_draft_2020_12() -> None:
                   "stopwords, titles)"),
     (BAD_REGEX, "x.yaml:5: data.titles[1]: '(unclosed' is not a valid regular expression: missing ), "
                 "unterminated subpattern at position 0"),
+    ("pack: soft404\ndataz:\n  titles: [a]\n", "x.yaml:2: the pack: unknown key 'dataz' (known: data, description, "
+                                                 "kind, pack)"),
+    ("pack: soft404\nkind: data\n", "x.yaml:1: the pack: missing key 'data'"),
     ("pack: placeholder\ndata:\n  url_patterns:\n    - {label: x, pattern: 'a+', flags: i}\n",
      "x.yaml:4: data.url_patterns[0]: unknown key 'flags' (known: label, pattern)"),
     ("pack: mine\nkind: rules\nrules:\n  - id: M901\n    name: no-hype\n    type: existence\n    message: m\n"

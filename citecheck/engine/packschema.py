@@ -43,7 +43,10 @@ def validate_pack(file: Path, text: str, doc: Mapping[str, Any], loader: Any) ->
     if not errors:
         return
     root = yaml.compose(text, Loader=loader)
-    found = sorted((_describe(error, root) for error in errors), key=lambda item: item[0])
+    # an unknown key first: a misspelt key is also the reason a required one is missing
+    ranked = sorted(errors, key=lambda error: error.validator != "additionalProperties")
+    found = sorted((_describe(error, root) for error in ranked if error.validator == ranked[0].validator),
+                   key=lambda item: item[0])
     line, message = found[0]
     raise PackError(f"{file}:{line}: {message}")
 
@@ -56,6 +59,9 @@ def _describe(error: Any, root: Any) -> tuple[int, str]:
         extra = sorted(set(error.instance) - set(known))
         key = extra[0] if extra else ""
         return _line(root, path, key), f"{where}: unknown key {key!r} (known: {', '.join(known)})"
+    if error.validator == "required":
+        missing = [key for key in error.validator_value if key not in error.instance]
+        return _line(root, path), f"{where}: missing key {missing[0]!r}"
     if error.validator == "format":
         reason = f": {error.cause}" if error.cause else ""
         return _line(root, path), f"{where}: {error.instance!r} is not a valid regular expression{reason}"
