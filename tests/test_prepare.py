@@ -157,16 +157,17 @@ def test_no_module_imports_private_cpython_internals() -> None:
                 assert parts[0] not in {"sre_parse", "sre_compile", "sre_constants"}, f"{path}: {name}"
 
 
-def test_a_bad_extra_regex_in_the_config_is_one_line_and_exit_2(tmp_path: Path,
-                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_bad_option_data_is_one_line_naming_the_rule_and_exit_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from click.testing import CliRunner
 
     from citecheck.cli import main
 
+    with pytest.raises(ConfigError, match=r"rule H003 \(soft-404\): cannot prepare its options: error: missing \)"):
+        resolve(build_registry(), build({"rules": {"H003": {"options": {"extra_titles": ["(gone"]}}}}))
     monkeypatch.chdir(tmp_path)
-    (tmp_path / ".citecheck.yaml").write_text("rules:\n  H003: {options: {extra_titles: ['(gone']}}\n", encoding="utf-8")
+    (tmp_path / ".citecheck.yaml").write_text("rules:\n  U001: {options: {allow: 5}}\n", encoding="utf-8")
     (tmp_path / "m.md").write_text("# memo\n", encoding="utf-8")
     result = CliRunner().invoke(main, ["audit", "--offline", "m.md"])
     assert result.exit_code == 2
     assert result.stderr.count("\n") == 1
-    assert "rule H003 (soft-404): cannot prepare its options: error: missing ), unterminated subpattern" in result.stderr
+    assert "rule U001 (placeholder-domain): cannot prepare its options: TypeError" in result.stderr
