@@ -90,3 +90,14 @@ def test_an_offline_audit_never_prepares_the_page_rules(tmp_path: Path, monkeypa
     assert calls == ["H004"] and got == list(eager["H004"].check(subject, eager["H004"].options)) and got
     list(deferred["H004"].check(subject, deferred["H004"].options))
     assert calls == ["H004"]  # prepared once
+
+
+def test_user_options_of_a_page_rule_are_still_checked_offline(tmp_path: Path) -> None:
+    """Deferring the page rules must not hide a bad option the user wrote: an offline pre-commit
+    run still stops on it (exit 2, one line naming the rule)."""
+    (tmp_path / ".citecheck.yaml").write_text("rules:\n  H003: {options: {extra_titles: ['(gone']}}\n")
+    (tmp_path / "m.md").write_text("# memo\n")
+    proc = subprocess.run([sys.executable, "-m", "citecheck", "audit", "--offline", "m.md"], cwd=tmp_path,
+                          capture_output=True, text=True, check=False, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)})
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert "rule H003 (soft-404): cannot prepare its options" in proc.stderr

@@ -88,8 +88,16 @@ def resolve(registry: Registry, config: Config, defer: Collection[str] = ()) -> 
                 continue
         severity = Severity(setting.get("severity") or spec.severity.value)
         active.append(ActiveRule(spec, severity, _options(registry, spec, config, setting.get("options", {})),
-                                 severity_set=bool(setting.get("severity")), deferred=spec.stage in defer))
+                                 severity_set=bool(setting.get("severity")),
+                                 deferred=_deferrable(spec, setting, config, defer)))
     return active
+
+
+def _deferrable(spec: RuleSpec, setting: Mapping[str, Any], config: Config, defer: Collection[str]) -> bool:
+    """A rule of a deferred stage keeps its prepare for later only when it runs on shipped data
+    alone: options or packs the user gave are prepared now, so that a bad regex in them is a
+    configuration error at start (exit 2) even in an offline run that never judges a page."""
+    return spec.stage in defer and not setting.get("options") and not config.packs
 
 
 def _settings_by_rule(registry: Registry, config: Config) -> dict[str, Mapping[str, Any]]:
