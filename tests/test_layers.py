@@ -26,7 +26,9 @@ def _unit(module: str) -> str:
 
 @pytest.fixture(scope="module")
 def graph() -> grimp.ImportGraph:
-    return grimp.build_graph("citecheck", include_external_packages=False, exclude_type_checking_imports=True)
+    # cache_dir=None: grimp would otherwise write .grimp_cache/ into the working directory (the checkout)
+    return grimp.build_graph("citecheck", include_external_packages=False, exclude_type_checking_imports=True,
+                             cache_dir=None)
 
 
 def _unit_edges(graph: grimp.ImportGraph) -> dict[tuple[str, str], list[tuple[str, str]]]:
