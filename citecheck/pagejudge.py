@@ -309,10 +309,10 @@ def _memo_cache() -> Any:
     if _MEMO["path"] is None:
         return None
     if _MEMO["cache"] is None:
-        from citecheck.fetch.cache import Cache
+        from citecheck.fetch.cache import open_store
 
         try:
-            _MEMO["cache"] = Cache(_MEMO["path"], guard=_MEMO["guard"])
+            _MEMO["cache"] = open_store(_MEMO["path"], guard=_MEMO["guard"])
         except Exception:  # noqa: BLE001 - an unusable cache only costs the memo
             _MEMO["path"] = None
             return None

@@ -10,6 +10,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 import netguard
+from pgcluster import pg_cluster, pg_url  # noqa: F401 - the team-cache tests' PostgreSQL
 
 netguard.install()
 

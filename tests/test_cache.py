@@ -1,4 +1,7 @@
-"""The fetch cache: hits and misses, expiry, what is never stored, two writers, a corrupt file."""
+"""The fetch cache: hits and misses, expiry, what is never stored, two writers, a corrupt file.
+
+Tests taking `location` run on both backends: the SQLite file and the PostgreSQL team cache (a
+throw-away cluster, tests/pgcluster.py)."""
 from __future__ import annotations
 
 import multiprocessing
@@ -12,7 +15,7 @@ from hostile import HostileWeb
 
 from citecheck.config import FetchConfig
 from citecheck.fetch import fetch_all
-from citecheck.fetch.cache import Cache, cacheable, default_path, fact_kind
+from citecheck.fetch.cache import Cache, cacheable, default_path, fact_kind, open_store
 from citecheck.models import Hop, Outcome, Page
 
 OK = Page(url="https://example.org/a?utm_source=x", outcome=Outcome.OK, status=200, final_url="https://example.org/a",
@@ -20,8 +23,14 @@ OK = Page(url="https://example.org/a?utm_source=x", outcome=Outcome.OK, status=2
           text_sample="text", meta={"og:title": "A"}, sibling_status=404, sibling_text="nope")
 
 
-def test_hit_miss_and_canonical_key(tmp_path: Path) -> None:
-    with Cache(tmp_path / "c.sqlite") as cache:
+@pytest.fixture(params=["sqlite", "postgresql"])
+def location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Where the cache under test lives: a SQLite file, or the team cache's URL (schema migrated, empty)."""
+    return str(tmp_path / "c.sqlite") if request.param == "sqlite" else str(request.getfixturevalue("pg_url"))
+
+
+def test_hit_miss_and_canonical_key(location: str) -> None:
+    with open_store(location) as cache:
         assert cache.get(OK.url, 30) is None
         cache.put(OK)
         hit = cache.get("http://www.example.org/a/", 30)
@@ -30,8 +39,8 @@ def test_hit_miss_and_canonical_key(tmp_path: Path) -> None:
         assert cache.get("https://example.org/b", 30) is None
 
 
-def test_expiry_and_prune(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    with Cache(tmp_path / "c.sqlite") as cache:
+def test_expiry_and_prune(location: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    with open_store(location) as cache:
         real = time.time
         monkeypatch.setattr(time, "time", lambda: real() - 10 * 86400)
         cache.put(OK)
@@ -48,19 +57,19 @@ def test_expiry_and_prune(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     (Outcome.UNVERIFIABLE, "rate-limited", 429, None), (Outcome.UNVERIFIABLE, "challenge", 403, None),
     (Outcome.EXCLUDED, "blocked-private", None, None), (Outcome.ERROR, "internal: x", None, None),
 ])
-def test_only_settled_facts_are_stored(tmp_path: Path, outcome: Outcome, error: str, status: int | None,
+def test_only_settled_facts_are_stored(location: str, outcome: Outcome, error: str, status: int | None,
                                        kind: str | None) -> None:
     page = replace(OK, outcome=outcome, error=error, status=status)
     assert fact_kind(page) == kind and cacheable(page) is (kind is not None)
-    with Cache(tmp_path / "c.sqlite") as cache:
+    with open_store(location) as cache:
         cache.put(page)
         assert (cache.get(page.url, 30) is not None) is (kind is not None)
         assert cache.stats()["by_kind"] == ({kind: 1} if kind else {})
 
 
-def test_nxdomain_lives_at_most_a_day(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_nxdomain_lives_at_most_a_day(location: str, monkeypatch: pytest.MonkeyPatch) -> None:
     dead = replace(OK, url="https://fabricated-institute.org/r", outcome=Outcome.DEAD, error="nxdomain", status=None)
-    with Cache(tmp_path / "c.sqlite") as cache:
+    with open_store(location) as cache:
         real = time.time
         monkeypatch.setattr(time, "time", lambda: real() - 2 * 86400)
         cache.put_many([dead, OK])
@@ -69,8 +78,8 @@ def test_nxdomain_lives_at_most_a_day(tmp_path: Path, monkeypatch: pytest.Monkey
         assert cache.prune(30) == 1 and cache.stats()["by_kind"] == {"answer": 1}
 
 
-def test_extras_stats_clear(tmp_path: Path) -> None:
-    with Cache(tmp_path / "c.sqlite") as cache:
+def test_extras_stats_clear(location: str) -> None:
+    with open_store(location) as cache:
         assert cache.get_extra("main-text", "abc") is None
         cache.put_extra("main-text", "abc", {"text": "body"})
         cache.put(OK)
@@ -128,8 +137,8 @@ async def site(aiohttp_server: Any) -> Any:
     return web
 
 
-async def test_fetch_all_uses_and_fills_the_cache(site: Any, tmp_path: Path) -> None:
-    config = FetchConfig(allow=("127.0.0.1",), cache=str(tmp_path / "c.sqlite"), timeout=2, retries=0)
+async def test_fetch_all_uses_and_fills_the_cache(site: Any, location: str) -> None:
+    config = FetchConfig(allow=("127.0.0.1",), cache=location, timeout=2, retries=0)
     urls = [site.base + p for p in ("/article", "/missing", "/ratelimit/x?n=99&after=0")]
     first = await fetch_all(urls, config)
     assert not any(p.from_cache for p in first.values()) and first.cached == 0
@@ -141,10 +150,10 @@ async def test_fetch_all_uses_and_fills_the_cache(site: Any, tmp_path: Path) -> 
     assert site.hits["/article"] == 2
 
 
-async def test_cache_hits_reach_on_page_in_chunks(site: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_cache_hits_reach_on_page_in_chunks(site: Any, location: str, monkeypatch: pytest.MonkeyPatch) -> None:
     import citecheck.fetch
 
-    config = FetchConfig(allow=("127.0.0.1",), cache=str(tmp_path / "c.sqlite"), timeout=2, retries=0)
+    config = FetchConfig(allow=("127.0.0.1",), cache=location, timeout=2, retries=0)
     urls = [site.base + p for p in ("/article", "/missing", "/gone", "/deep", "/soft404")]
     await fetch_all(urls, config)
     monkeypatch.setattr(citecheck.fetch, "CACHE_CHUNK", 2)  # three reads of the cache

@@ -121,9 +121,11 @@ def _result_cache(config: Any, registry: Any, fmt: str, files: list[tuple[str, s
     audit of memos (no corpus files among the inputs) with the fetch cache on, in a format made of
     findings and summary only."""
     from citecheck.config import default_cache_path
-    from citecheck.fetch.cache import policy_key
+    from citecheck.fetch.cache import is_team_cache, policy_key
     from citecheck.resultcache import FORMATS, ResultCache, run_key
 
+    if is_team_cache(config.fetch.cache):
+        return None  # the whole-audit result memo lives in a SQLite cache only (docs/team-cache.md)
     if fmt not in FORMATS or not config.fetch.use_cache or any(sniff(p, t) == "corpus" for p, t in files):
         return None
     try:

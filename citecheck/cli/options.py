@@ -1,6 +1,7 @@
 """Shared click options as decorators, and turning them into a Config."""
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -34,7 +35,7 @@ def fetch_options(func: F) -> F:
         click.option("--host-concurrency", type=click.IntRange(1, 1024), help="Requests in flight per host (default 4)."),
         click.option("--timeout", type=click.FloatRange(0.1, 3600), help="Seconds per URL, all hops and retries included (default 20)."),
         click.option("--max-redirects", type=click.IntRange(0, 50), help="Redirect hops to follow (default 10)."),
-        click.option("--cache", "cache_path", type=click.Path(), help="Cache file (default: XDG cache dir)."),
+        click.option("--cache", "cache_path", type=click.Path(), help="Cache file, or a postgresql:// URL of a team cache (default: $CITECHECK_CACHE_URL, fetch.cache, the XDG cache dir)."),
         click.option("--no-cache", is_flag=True, default=False, help="Neither read nor write the cache."),
         click.option("--max-age", type=click.FloatRange(0, 3650), help="Days a cached fetch stays fresh (default 30)."),
         click.option("--user-agent", help="User-Agent header."),
@@ -67,6 +68,6 @@ def apply_fetch_options(config: Config, allow_private: bool | None = None, allow
     return config.with_fetch(
         allow_private=allow_private, allow=config.fetch.allow + tuple(allow) if allow else None,
         concurrency=concurrency, host_concurrency=host_concurrency, timeout=timeout, max_redirects=max_redirects,
-        cache=cache_path, use_cache=False if no_cache else None, max_age_days=max_age, user_agent=user_agent,
+        cache=cache_path or os.environ.get("CITECHECK_CACHE_URL") or None, use_cache=False if no_cache else None, max_age_days=max_age, user_agent=user_agent,
         headers=merged_headers if headers else None,
     )

@@ -15,7 +15,7 @@ from citecheck.errors import InputError
 from citecheck.models import Page
 
 if TYPE_CHECKING:
-    from citecheck.fetch.cache import Cache
+    from citecheck.fetch.cache import Cache, FactCache
     from citecheck.fetch.client import USER_AGENT, Fetcher, FetchResult
     from citecheck.fetch.hosts import HostStats
     from citecheck.fetch.outage import Outage
@@ -60,7 +60,7 @@ class Pages(dict[str, Page]):
 
 
 async def fetch_all(urls: list[str], config: FetchConfig, *, progress: bool = False, resolver: Any = None,
-                    cache: Cache | None = None, keep_bodies: bool = False,
+                    cache: FactCache | None = None, keep_bodies: bool = False,
                     socket_factory: Callable[..., Any] | None = None,
                     on_page: Callable[..., Page | None] | None = None, defer_parse: bool = False) -> Pages:
     """Fetch each distinct URL once (fragments ignored); cached facts are reused when fresh.
@@ -83,10 +83,11 @@ async def fetch_all(urls: list[str], config: FetchConfig, *, progress: bool = Fa
             own.close()
 
 
-async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resolver: Any, cache: Cache | None,
+async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resolver: Any, cache: FactCache | None,
                      keep_bodies: bool, socket_factory: Callable[..., Any] | None,
                      on_page: Callable[..., Page | None] | None = None, defer_parse: bool = False) -> Pages:
     from citecheck.fetch.client import Fetcher
+    from citecheck.fetch.flight import Flight
     from citecheck.fetch.outage import assess
     from citecheck.fetch.progress import ProgressBar
 
@@ -115,11 +116,24 @@ async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resol
         fresh: list[Page] = []
         async with Fetcher(config, resolver=resolver, socket_factory=socket_factory,
                            defer_parse=defer_parse) as fetcher:
+            flight = Flight(cache, config.max_age_days, config.concurrency) if cache is not None and cache.shared \
+                else None
+
             async def one(target: str) -> None:
-                result = await fetcher.fetch_fresh(target, keep_body=keep_bodies)
+                if flight is not None:  # a team cache: one runner fetches, the others take its facts
+                    stored, result = await flight.run(target, lambda: fetcher.fetch_fresh(target, keep_body=keep_bodies))
+                    if result is None:
+                        assert stored is not None
+                        _record(pages, by_target[target], stored, None, on_page, defer_parse)
+                        bar.advance()
+                        return
+                else:
+                    result = await fetcher.fetch_fresh(target, keep_body=keep_bodies)
                 fresh.append(result.page)
                 _record(pages, by_target[target], result.page, result.body, on_page, defer_parse, result.raw)
-                if cache is not None and not defer_parse:
+                if flight is not None and (not defer_parse or result.raw is None):
+                    flight.cache.put_many([result.page])  # stored (if a fact) and the lease ended at once
+                elif cache is not None and not defer_parse:
                     pending.append(result.page)
                     if len(pending) >= FLUSH_EVERY:  # written as we go: an interrupted run resumes
                         cache.put_many(pending)
@@ -128,6 +142,7 @@ async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resol
 
             await asyncio.gather(*(one(t) for t in todo))
             pages.stats = fetcher.slots.stats
+            pages.cached += flight.waited if flight is not None else 0
         pages.fetched = len(fresh)
         pages.outage = assess(fresh, fetcher.connected)
     if cache is not None and pages.outage is None:  # an outage records nothing (nothing it saw is a fact)
@@ -154,14 +169,14 @@ def _renamed(page: Page, url: str) -> Page:
     return replace(page, url=url)
 
 
-def _open_cache(config: FetchConfig) -> Cache | None:
+def _open_cache(config: FetchConfig) -> FactCache | None:
     """The run's cache, answering only under the run's URL policy (CacheError — a file citecheck did
     not create — stops the run; a location where no cache can be made costs a warning)."""
-    from citecheck.fetch.cache import Cache
+    from citecheck.fetch.cache import open_store
     from citecheck.fetch.guard import Guard
 
     try:
-        return Cache(config.cache or None, guard=Guard(config.allow, config.allow_private))
+        return open_store(config.cache or None, guard=Guard(config.allow, config.allow_private))
     except InputError as err:
         print(f"citecheck: warning: {err}; fetching without a cache", file=sys.stderr)
         return None

@@ -36,7 +36,8 @@ from citecheck.fetch.cachefile import APPLICATION_ID, SCHEMA, header_mark, locke
 from citecheck.models import Hop, Outcome, Page
 from citecheck.urls import dedupe_key
 
-__all__ = ["NXDOMAIN_DAYS", "SCHEMA", "Cache", "cacheable", "default_path", "fact_kind", "policy_key"]
+__all__ = ["NXDOMAIN_DAYS", "SCHEMA", "Cache", "FactCache", "cacheable", "default_path", "fact_kind", "is_team_cache",
+           "open_store", "policy_key"]
 _SAMPLES = {"text": "text_sample", "html": "html_sample", "sibling": "sibling_text"}
 DAY = 86400.0
 NXDOMAIN_DAYS = 1.0
@@ -116,15 +117,138 @@ def decode(facts: str, text: str | None, html: str | None, sibling: str | None) 
     return Page(**{k: v for k, v in data.items() if k in _FIELDS})
 
 
-class Cache:
-    """`Cache(path, guard)`: get/put pages, get_extra/put_extra side records, stats, prune, clear.
+def is_team_cache(location: str | Path | None) -> bool:
+    """Whether a `--cache` / `fetch.cache` value names a PostgreSQL team cache rather than a file."""
+    return isinstance(location, str) and location.startswith(("postgresql://", "postgres://"))
+
+
+def open_store(location: str | Path | None = None, guard: Guard | None = None) -> FactCache:
+    """The cache `location` names: a PostgreSQL URL → the team cache (`citecheck.fetch.cache_pg`,
+    imported only then), anything else → the SQLite file (default: the XDG cache dir)."""
+    if is_team_cache(location):
+        from citecheck.fetch.cache_pg import PgCache
+
+        return PgCache(str(location), guard)
+    return Cache(location, guard)
+
+
+class FactCache:
+    """The backend interface: get/put pages under the run's URL policy, get_extras/put_extras side
+    records, stats, prune, clear, close. Subclasses store rows (`_rows`, `_write`); the policy
+    check, the lifetimes by kind and the choice of what is stored live here, once for every backend.
 
     `guard` is the current run's URL policy (`fetch.guard.Guard`); None means the strictest one."""
 
-    def __init__(self, path: str | Path | None = None, guard: Guard | None = None) -> None:
-        self.path = Path(path) if path else default_path()
+    shared = False  # True for a backend several runners use at once (single-flight fetching)
+    writable = True
+
+    def __init__(self, guard: Guard | None = None) -> None:
         self._guard_policy = guard
         self.policy = guard.key if guard is not None else ""
+
+    def _rows(self, column: str, values: list[str], oldest: tuple[float, float]) -> Iterator[tuple[str, Page]]:
+        raise NotImplementedError
+
+    def _write(self, rows: list[dict[str, Any]], pages: list[Page]) -> int:
+        """Store encoded rows (upsert by key); `pages` are every page handed in. Returns how many stored."""
+        raise NotImplementedError
+
+    def get_extras(self, kind: str, keys: list[str]) -> dict[str, dict[str, Any]]:
+        raise NotImplementedError
+
+    def put_extras(self, kind: str, items: dict[str, dict[str, Any]]) -> None:
+        raise NotImplementedError
+
+    def fetched_at(self, urls: list[str]) -> dict[str, float]:
+        raise NotImplementedError
+
+    def stats(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def prune(self, max_age_days: float) -> int:
+        raise NotImplementedError
+
+    def clear(self) -> int:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _guard(self, action: Callable[[], T], fallback: T) -> T:
+        """Run a storage operation (a backend may turn some failures into a warning and `fallback`)."""
+        return action()
+
+    def admits(self, url: str) -> bool:
+        """Whether the current policy would fetch `url` at all (checked before any lookup)."""
+        from citecheck.fetch.guard import Guard, Refused
+
+        if self._guard_policy is None:
+            self._guard_policy = Guard()
+        try:
+            self._guard_policy.vet_url(url)
+        except Refused:
+            return False
+        return True
+
+    def get(self, url: str, max_age_days: float) -> Page | None:
+        return self.get_many([url], max_age_days).get(url)
+
+    def get_many(self, urls: Iterable[str], max_age_days: float) -> dict[str, Page]:
+        """Fresh cached pages for the URLs this run's policy may fetch, keyed by the URL asked for."""
+        admitted = [url for url in dict.fromkeys(urls) if self.admits(url)]
+        return self._guard(lambda: self._select(admitted, self._oldest(max_age_days)), {})
+
+    @staticmethod
+    def _oldest(max_age_days: float) -> tuple[float, float]:
+        """The oldest fetch time still fresh, for answers and for NXDOMAIN facts."""
+        now = time.time()
+        return now - max_age_days * DAY, now - min(max_age_days, NXDOMAIN_DAYS) * DAY
+
+    def _select(self, urls: list[str], oldest: tuple[float, float]) -> dict[str, Page]:
+        # Exact URLs first (one indexed lookup, no canonicalisation), then the canonical key for the rest.
+        found = dict(self._rows("url", urls, oldest))
+        rest: dict[str, list[str]] = {}
+        for url in urls:
+            if url not in found:
+                rest.setdefault(dedupe_key(url), []).append(url)
+        for key, page in self._rows("key", list(rest), oldest):
+            for url in rest[key]:
+                found[url] = page
+        return {url: page if page.url == url else replace(page, url=url) for url, page in found.items()}
+
+    def put(self, page: Page) -> None:
+        self.put_many([page])
+
+    def put_many(self, pages: Iterable[Page]) -> int:
+        """Store the facts worth storing (see `fact_kind`); returns how many were stored. On a shared
+        backend this also ends this runner's claim on every page handed in (`fetch.flight`)."""
+        pages = list(pages)
+        rows = []
+        for page in pages:
+            kind = fact_kind(page)
+            if kind is not None:
+                rows.append(encode(page, kind, self.policy))
+        return self._write(rows, pages)
+
+    def get_extra(self, kind: str, key: str) -> dict[str, Any] | None:
+        return self.get_extras(kind, [key]).get(key)
+
+    def put_extra(self, kind: str, key: str, value: dict[str, Any]) -> None:
+        self.put_extras(kind, {key: value})
+
+
+class Cache(FactCache):
+    """`Cache(path, guard)`: the SQLite backend (one file per machine; the default)."""
+
+    def __init__(self, path: str | Path | None = None, guard: Guard | None = None) -> None:
+        super().__init__(guard)
+        self.path = Path(path) if path else default_path()
         self.db, self.writable = self._open()
 
     def _open(self) -> tuple[sqlite_utils.Database, bool]:
@@ -165,44 +289,6 @@ class Cache:
             self.db, self.writable = self._open()
             return fallback
 
-    def admits(self, url: str) -> bool:
-        """Whether the current policy would fetch `url` at all (checked before any lookup)."""
-        from citecheck.fetch.guard import Guard, Refused
-
-        if self._guard_policy is None:
-            self._guard_policy = Guard()
-        try:
-            self._guard_policy.vet_url(url)
-        except Refused:
-            return False
-        return True
-
-    def get(self, url: str, max_age_days: float) -> Page | None:
-        return self.get_many([url], max_age_days).get(url)
-
-    def get_many(self, urls: Iterable[str], max_age_days: float) -> dict[str, Page]:
-        """Fresh cached pages for the URLs this run's policy may fetch, keyed by the URL asked for."""
-        admitted = [url for url in dict.fromkeys(urls) if self.admits(url)]
-        return self._guard(lambda: self._select(admitted, self._oldest(max_age_days)), {})
-
-    @staticmethod
-    def _oldest(max_age_days: float) -> tuple[float, float]:
-        """The oldest fetch time still fresh, for answers and for NXDOMAIN facts."""
-        now = time.time()
-        return now - max_age_days * DAY, now - min(max_age_days, NXDOMAIN_DAYS) * DAY
-
-    def _select(self, urls: list[str], oldest: tuple[float, float]) -> dict[str, Page]:
-        # Exact URLs first (one indexed lookup, no canonicalisation), then the canonical key for the rest.
-        found = dict(self._rows("url", urls, oldest))
-        rest: dict[str, list[str]] = {}
-        for url in urls:
-            if url not in found:
-                rest.setdefault(dedupe_key(url), []).append(url)
-        for key, page in self._rows("key", list(rest), oldest):
-            for url in rest[key]:
-                found[url] = page
-        return {url: page if page.url == url else replace(page, url=url) for url, page in found.items()}
-
     def _rows(self, column: str, values: list[str], oldest: tuple[float, float]) -> Iterator[tuple[str, Page]]:
         for start in range(0, len(values), 500):
             chunk = values[start:start + 500]
@@ -214,28 +300,10 @@ class Cache:
             for value, *row in rows:
                 yield value, decode(*row)
 
-    def put(self, page: Page) -> None:
-        self.put_many([page])
-
-    def put_many(self, pages: Iterable[Page]) -> int:
-        """Store the facts worth storing (see `fact_kind`); returns how many were stored."""
-        rows = []
-        for page in pages:
-            kind = fact_kind(page)
-            if kind is not None:
-                rows.append(encode(page, kind, self.policy))
+    def _write(self, rows: list[dict[str, Any]], pages: list[Page]) -> int:
         if rows and self.writable:
             self._guard(lambda: self.db.table("pages").insert_all(rows, pk="key", replace=True), None)
         return len(rows) if self.writable else 0
-
-    def get_extra(self, kind: str, key: str) -> dict[str, Any] | None:
-        def read() -> dict[str, Any] | None:
-            row = self.db.conn.execute("SELECT data FROM extras WHERE kind = ? AND key = ?", [kind, key]).fetchone()
-            return json.loads(row[0]) if row else None
-        return self._guard(read, None)
-
-    def put_extra(self, kind: str, key: str, value: dict[str, Any]) -> None:
-        self.put_extras(kind, {key: value})
 
     def fetched_at(self, urls: list[str]) -> dict[str, float]:
         """When each URL's stored facts were fetched (URLs as stored; absent when not cached)."""
@@ -303,9 +371,3 @@ class Cache:
 
     def close(self) -> None:
         self.db.conn.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()

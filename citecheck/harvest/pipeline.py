@@ -153,12 +153,12 @@ def _min_excerpt(given: int | None, config: Config) -> int:
 def _open_cache(config: Config) -> Any:
     if not config.fetch.use_cache:
         return None
-    from citecheck.fetch import Cache
+    from citecheck.fetch.cache import open_store
 
     try:
         from citecheck.fetch.guard import Guard
 
-        return Cache(config.fetch.cache or None, guard=Guard(config.fetch.allow, config.fetch.allow_private))
+        return open_store(config.fetch.cache or None, guard=Guard(config.fetch.allow, config.fetch.allow_private))
     except InputError as err:
         print(f"citecheck: warning: {err}; harvesting without a cache", file=sys.stderr)
         return None

@@ -1,0 +1,245 @@
+"""The team cache: the same facts as the SQLite cache, in one PostgreSQL database every runner shares.
+
+Chosen by a `postgresql://` URL in `--cache`, `CITECHECK_CACHE_URL` or `fetch.cache`. It holds the
+same rows with the same lifetimes by kind and answers under the same policy rule as
+`citecheck.fetch.cache.Cache` (the shared logic lives in `FactCache`); what differs:
+
+- the schema is citecheck's (tables `citecheck_*`, version in `citecheck_meta`), created and
+  upgraded only by `citecheck cache migrate` (`citecheck.fetch.pgschema`); a runner refuses a
+  database without it, or of another version, in one line;
+- writes are upserts where the newest fact wins (`fetched`), so concurrent runners lose nothing;
+- single-flight: `claim(url)` takes a lease row (`citecheck_leases`, expiry on the server's clock)
+  so one runner fetches a URL while the others wait for its facts; `put_many` ends the claim on
+  every page handed in, `close` ends all of the runner's claims, and a killed runner's lease simply
+  expires after `CITECHECK_CACHE_LEASE` seconds (default 60);
+- connections come from a bounded pool (psycopg_pool, at most `_POOL_MAX` per process);
+- the database being unreachable, the credentials wrong, or an error mid-run is `CacheError`: one
+  line, exit 2, never a silent run without the cache. The password is masked in every message.
+
+psycopg and psycopg_pool (the `postgres` extra) are imported only when a team cache is used.
+"""
+from __future__ import annotations
+
+import json
+import os
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any, TypeVar
+from urllib.parse import urlsplit, urlunsplit
+
+from citecheck.errors import CacheError
+from citecheck.fetch.cache import FactCache, decode
+from citecheck.urls import dedupe_key
+
+if TYPE_CHECKING:
+    from citecheck.fetch.guard import Guard
+    from citecheck.models import Page
+
+__all__ = ["PgCache", "lease_seconds", "mask"]
+T = TypeVar("T")
+_POOL_MAX = 2
+_COLUMNS = ("key", "url", "fetched", "kind", "policy", "outcome", "facts", "text", "html", "sibling")
+_UPSERT = (f"INSERT INTO citecheck_pages ({', '.join(_COLUMNS)}) VALUES ({', '.join(['%s'] * len(_COLUMNS))}) "
+           "ON CONFLICT (key) DO UPDATE SET " + ", ".join(f"{c} = EXCLUDED.{c}" for c in _COLUMNS[1:])
+           + " WHERE citecheck_pages.fetched <= EXCLUDED.fetched")
+_NOW = "extract(epoch from clock_timestamp())"
+
+
+def mask(url: str) -> str:
+    """The URL with its password (if any) replaced by '***', for every message a person sees."""
+    try:
+        parts = urlsplit(url)
+        if parts.password is None:
+            return url
+        netloc = f"{parts.username or ''}:***@{parts.hostname or ''}" + (f":{parts.port}" if parts.port else "")
+        return urlunsplit(parts._replace(netloc=netloc))
+    except ValueError:
+        return "postgresql://***"
+
+
+def lease_seconds() -> float:
+    """How long a claim holds before another runner may take the URL over (CITECHECK_CACHE_LEASE)."""
+    raw = os.environ.get("CITECHECK_CACHE_LEASE", "")
+    try:
+        value = float(raw) if raw else 60.0
+    except ValueError:
+        raise CacheError(f"CITECHECK_CACHE_LEASE={raw!r} is not a number of seconds") from None
+    if not 0 < value <= 3600:
+        raise CacheError(f"CITECHECK_CACHE_LEASE={raw!r} must be between 0 and 3600 seconds")
+    return value
+
+
+def _drivers() -> tuple[Any, Any]:
+    try:
+        import psycopg
+        import psycopg_pool
+    except ImportError:
+        raise CacheError("a PostgreSQL cache needs psycopg 3 and psycopg-pool: pip install 'citecheck[postgres]'") \
+            from None
+    return psycopg, psycopg_pool
+
+
+def failure(url: str, err: BaseException) -> CacheError:
+    """One line naming the masked URL and the first line of the driver's reason, password scrubbed."""
+    reason = (str(err).strip().splitlines() or [type(err).__name__])[0]
+    try:
+        secret = urlsplit(url).password
+    except ValueError:
+        secret = None
+    if secret:
+        reason = reason.replace(secret, "***")
+    return CacheError(f"team cache {mask(url)}: {reason}")
+
+
+def connect(url: str) -> Any:
+    """One autocommit connection (for `cache migrate` and the check before a pool is made)."""
+    psycopg, _ = _drivers()
+    try:
+        return psycopg.connect(url, autocommit=True, connect_timeout=10)
+    except psycopg.Error as err:
+        raise failure(url, err) from None
+
+
+class PgCache(FactCache):
+    """`PgCache(url, guard)`: the PostgreSQL backend (see the module docstring)."""
+
+    shared = True
+
+    def __init__(self, url: str, guard: Guard | None = None) -> None:
+        from citecheck.fetch.pgschema import check_version
+
+        super().__init__(guard)
+        self.url, self.path = url, mask(url)
+        self.owner = uuid.uuid4().hex
+        self.lease = lease_seconds()
+        psycopg, psycopg_pool = _drivers()
+        self._error = psycopg.Error
+        with connect(url) as conn:  # a clear error (credentials, host, schema) before any pool exists
+            check_version(conn, self.path)
+        self.pool = psycopg_pool.ConnectionPool(url, min_size=1, max_size=_POOL_MAX, open=False,
+                                                kwargs={"autocommit": True}, timeout=30)
+        self._run(lambda: self.pool.open(wait=True, timeout=30))
+
+    def _run(self, action: Callable[[], T]) -> T:
+        try:
+            return action()
+        except self._error as err:
+            raise failure(self.url, err) from None
+        except Exception as err:  # psycopg_pool's PoolTimeout and friends are not psycopg.Error
+            if type(err).__module__.startswith("psycopg"):
+                raise failure(self.url, err) from None
+            raise
+
+    def _query(self, sql: str, params: Any = None) -> list[tuple[Any, ...]]:
+        def run() -> list[tuple[Any, ...]]:
+            with self.pool.connection() as conn, conn.cursor() as cur:
+                cur.execute(sql, params)
+                return cur.fetchall() if cur.description else []
+        return self._run(run)
+
+    def _rows(self, column: str, values: list[str], oldest: tuple[float, float]) -> Iterator[tuple[str, Page]]:
+        if not values:
+            return
+        for value, *row in self._query(
+                f"SELECT {column}, facts, text, html, sibling FROM citecheck_pages WHERE {column} = ANY(%s) "
+                "AND policy IN ('', %s) AND ((kind = 'answer' AND fetched >= %s) OR (kind = 'nxdomain' AND fetched >= %s))",
+                [values, self.policy, *oldest]):
+            yield value, decode(*row)
+
+    def _write(self, rows: list[dict[str, Any]], pages: list[Page]) -> int:
+        keys = list({dedupe_key(page.url) for page in pages})
+
+        def write() -> None:
+            with self.pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
+                if rows:
+                    cur.executemany(_UPSERT, [[row[c] for c in _COLUMNS] for row in sorted(rows, key=lambda r: r["key"])])
+                if keys:
+                    cur.execute("DELETE FROM citecheck_leases WHERE key = ANY(%s)", [keys])
+        if rows or keys:
+            self._run(write)
+        return len(rows)
+
+    def claim(self, url: str) -> bool:
+        """Take the lease on `url` (True) unless another runner holds an unexpired one (False)."""
+        return bool(self._query(
+            f"INSERT INTO citecheck_leases (key, owner, expires) VALUES (%s, %s, {_NOW} + %s) "
+            f"ON CONFLICT (key) DO UPDATE SET owner = EXCLUDED.owner, expires = EXCLUDED.expires "
+            f"WHERE citecheck_leases.expires < {_NOW} RETURNING owner", [dedupe_key(url), self.owner, self.lease]))
+
+    def release(self, urls: list[str]) -> None:
+        """End this runner's claims on `urls` (a page that will not be stored: the others may fetch it)."""
+        if urls:
+            self._query("DELETE FROM citecheck_leases WHERE key = ANY(%s) AND owner = %s",
+                        [[dedupe_key(u) for u in urls], self.owner])
+
+    def fetched_at(self, urls: list[str]) -> dict[str, float]:
+        if not urls:
+            return {}
+        return dict(self._query("SELECT url, fetched FROM citecheck_pages WHERE url = ANY(%s) AND policy IN ('', %s)",
+                                [urls, self.policy]))  # type: ignore[arg-type]
+
+    def get_extras(self, kind: str, keys: list[str]) -> dict[str, dict[str, Any]]:
+        if not keys:
+            return {}
+        return {key: json.loads(data) for key, data in self._query(
+            "SELECT key, data FROM citecheck_extras WHERE kind = %s AND key = ANY(%s)", [kind, keys])}
+
+    def put_extras(self, kind: str, items: dict[str, dict[str, Any]]) -> None:
+        if not items:
+            return
+        now = time.time()
+
+        def write() -> None:
+            with self.pool.connection() as conn, conn.cursor() as cur:
+                cur.executemany(
+                    "INSERT INTO citecheck_extras (kind, key, stored, data) VALUES (%s, %s, %s, %s) "
+                    "ON CONFLICT (kind, key) DO UPDATE SET stored = EXCLUDED.stored, data = EXCLUDED.data",
+                    [[kind, key, now, json.dumps(value)] for key, value in sorted(items.items())])
+        self._run(write)
+
+    def stats(self) -> dict[str, Any]:
+        by_outcome = dict(self._query("SELECT outcome, COUNT(*) FROM citecheck_pages GROUP BY outcome ORDER BY outcome"))
+        by_kind = dict(self._query("SELECT kind, COUNT(*) FROM citecheck_pages GROUP BY kind ORDER BY kind"))
+        (oldest, newest), = self._query("SELECT MIN(fetched), MAX(fetched) FROM citecheck_pages")
+        (extras,), = self._query("SELECT COUNT(*) FROM citecheck_extras")
+        (leases,), = self._query(f"SELECT COUNT(*) FROM citecheck_leases WHERE expires >= {_NOW}")
+        (size,), = self._query("SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0) FROM pg_class c "
+                               "WHERE c.relname IN ('citecheck_pages', 'citecheck_extras', 'citecheck_leases') "
+                               "AND pg_table_is_visible(c.oid)")
+        return {"path": self.path, "backend": "postgresql", "pages": sum(by_outcome.values()), "by_kind": by_kind,
+                "by_outcome": by_outcome, "extras": extras, "bytes": int(size), "oldest": oldest, "newest": newest,
+                "writable": True, "leases": leases}
+
+    def prune(self, max_age_days: float) -> int:
+        answers, nxdomains = self._oldest(max_age_days)
+        gone = self._count("DELETE FROM citecheck_pages WHERE (kind = 'nxdomain' AND fetched < %s) OR fetched < %s",
+                           [nxdomains, answers])
+        gone += self._count("DELETE FROM citecheck_extras WHERE stored < %s", [answers])
+        self._count(f"DELETE FROM citecheck_leases WHERE expires < {_NOW}")
+        return gone
+
+    def clear(self) -> int:
+        gone = self._count("DELETE FROM citecheck_pages")
+        gone += self._count("DELETE FROM citecheck_extras")
+        self._count("DELETE FROM citecheck_leases")
+        return gone
+
+    def _count(self, sql: str, params: Any = None) -> int:
+        def run() -> int:
+            with self.pool.connection() as conn, conn.cursor() as cur:
+                cur.execute(sql, params)
+                return max(cur.rowcount, 0)
+        return self._run(run)
+
+    def close(self) -> None:
+        try:
+            self.release_all()
+        finally:
+            self.pool.close()
+
+    def release_all(self) -> None:
+        try:
+            self._query("DELETE FROM citecheck_leases WHERE owner = %s", [self.owner])
+        except CacheError:
+            pass  # the database went away: the leases expire by themselves
