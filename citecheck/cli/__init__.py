@@ -24,7 +24,7 @@ SUBCOMMANDS = {
     "curate": "Merge and validate the URLs of many runs into one list.",
     "baseline": "Record today's findings; audits then report only new ones.",
     "rules": "List the rules or explain one.",
-    "cache": "Inspect, prune or clear the fetch cache.",
+    "cache": "Inspect, prune, clear or migrate the fetch cache (SQLite or a PostgreSQL team cache).",
 }
 
 
