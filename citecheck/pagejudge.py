@@ -313,7 +313,10 @@ def _memo_cache() -> Any:
 
         try:
             _MEMO["cache"] = open_store(_MEMO["path"], guard=_MEMO["guard"])
-        except Exception:  # noqa: BLE001 - an unusable cache only costs the memo
+        except Exception as err:  # noqa: BLE001 - an unusable cache only costs the memo
+            if str(_MEMO["path"]).startswith(("postgresql://", "postgres://")):  # said, never silent
+                print(f"citecheck: warning: a page worker cannot use the team cache ({err}); its pages are "
+                      "not stored", file=sys.stderr)
             _MEMO["path"] = None
             return None
     return _MEMO["cache"]
