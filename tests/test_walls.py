@@ -40,3 +40,10 @@ def test_configured_severity_wins_over_the_kind() -> None:
     case = dict(next(c for n, c in KIND_CASES if c["name"].startswith("bad_metered_")))
     case["config"] = {"rules": {"H004": {"severity": "error"}}}
     assert [f.severity for f in run_case(case) if f.rule == "H004"] == [Severity.ERROR]
+
+
+def test_401_evidence_names_the_authentication_challenge() -> None:
+    case = next(c for n, c in load_cases() if n == "H005-bad_401_with_basic_auth_challenge")
+    found = run_case(case)
+    assert len(found) == 1 and found[0].evidence.startswith("HTTP 401; WWW-Authenticate 'Basic realm=")
+    assert "title '401 Authorization Required'" in found[0].evidence

@@ -112,7 +112,9 @@ def redirect_evidence(page: Page, lists: Lists, has_password: bool) -> list[str]
 
 def sign_in_evidence(page: Page, options: Mapping[str, Any], lists: Lists) -> list[str]:
     if page.status in {int(s) for s in options.get("auth_statuses", [])}:
-        return [f"HTTP {page.status}"]
+        challenge = page.headers.get("www-authenticate", "").strip()
+        return [f"HTTP {page.status}", *([f"WWW-Authenticate {challenge[:80]!r}"] if challenge else []),
+                *([f"title {page.title!r}"] if page.title else [])]
     has_password = _PASSWORD.search(lower(page.html_sample or "")) is not None
     redirected = redirect_evidence(page, lists, has_password)
     if redirected:
