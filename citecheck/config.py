@@ -44,6 +44,7 @@ class FetchConfig:
     use_cache: bool = True
     max_age_days: float = 30.0
     sibling_probe: bool = True
+    robots: bool = True  # honour robots.txt (--ignore-robots: false)
     archive_url: str = "https://archive.org/wayback/available"
 
 

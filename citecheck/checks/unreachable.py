@@ -12,7 +12,8 @@ TLS handshake, a 5xx that outlived the retries, and a response whose body never 
 (the server stalled after its headers, trickled past the timeout, closed short of its
 Content-Length, or sent a body in an encoding that cannot be decoded). Try again later before
 deleting the citation. When no outside host could be reached at all, the audit says "network
-unavailable" and exits 2 instead (see the README).
+unavailable" and exits 2 instead (see the README). A page the site's robots.txt does not let
+citecheck fetch (`robots-disallowed`) was never requested: unverifiable too.
 
 Failing example (DNS answers NXDOMAIN for the host, and other names resolve):
 
@@ -39,13 +40,14 @@ NAME = "unreachable"
 STAGE = "page"
 SEVERITY = "error"
 DEFAULTS: dict[str, Any] = {"transient": ["unresolved", "refused", "reset", "timeout", "tls", "invalid-response",
-                                          "server-error"]}
+                                          "server-error", "robots-disallowed"]}
 OPTIONS = {"transient": "fetch errors reported as unverifiable warnings (a corroborated NXDOMAIN is always dead, "
                         "error)"}
 _WORDS = {"unresolved": "the name did not resolve, and nothing in this run showed the resolver works",
           "refused": "connection refused", "reset": "connection reset", "timeout": "timed out",
           "tls": "TLS handshake failed", "invalid-response": "invalid HTTP response",
-          "server-error": "server error"}
+          "server-error": "server error",
+          "robots-disallowed": "robots.txt disallows citecheck (--ignore-robots to check it anyway)"}
 _INCOMPLETE = {"timeout": "the body stopped arriving (timed out after the headers)",
                "reset": "the connection was reset before the body ended",
                "invalid-response": "the body was cut short of its length or could not be decoded"}
@@ -57,7 +59,7 @@ def classify(page: Page, options: Mapping[str, Any]) -> tuple[str, str] | None:
         return f"dead link: domain {_host(page)!r} does not resolve (NXDOMAIN)", "error"
     if page.error not in options.get("transient", []) or page.outcome is not Outcome.UNVERIFIABLE:
         return None
-    if page.status is None:
+    if page.status is None or page.error == "robots-disallowed":  # a redirect's status, then robots said no
         reason = _WORDS.get(page.error, page.error)
         return f"unreachable: {reason} on {_host(page)!r}: unverifiable, retry before removing", "warning"
     if page.error == "server-error":

@@ -61,7 +61,8 @@ def command(outline: str | None, urls_file: str | None, query: str | None, provi
     What earns an ID: the page passes the preflight, fetch and page rules under --gate, its
     title matches the search result, it has at least --min-excerpt characters of main text,
     and no login, consent or hard paywall stands in front of it (a metered or registration
-    wall with the text present is kept, marked access: metered).
+    wall with the text present is kept, marked access: metered). robots.txt is honoured
+    (--ignore-robots to override, logged).
 
     \b
     An existing -o corpus is merged into, never rebuilt; the merge table on stderr says:

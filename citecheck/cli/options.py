@@ -40,6 +40,7 @@ def fetch_options(func: F) -> F:
         click.option("--max-age", type=click.FloatRange(0, 3650), help="Days a cached fetch stays fresh (default 30)."),
         click.option("--user-agent", help="User-Agent header."),
         click.option("--header", "headers", multiple=True, metavar="HOST:NAME:VALUE", help="Extra request header for one host (repeatable)."),
+        click.option("--ignore-robots", is_flag=True, default=False, help="Fetch what robots.txt disallows for citecheck (logged)."),
     ]):
         func = deco(func)
     return func
@@ -57,7 +58,8 @@ def apply_fetch_options(config: Config, allow_private: bool | None = None, allow
                         concurrency: int | None = None, host_concurrency: int | None = None,
                         timeout: float | None = None, max_redirects: int | None = None,
                         cache_path: str | None = None, no_cache: bool = False, max_age: float | None = None,
-                        user_agent: str | None = None, headers: tuple[str, ...] = ()) -> Config:
+                        user_agent: str | None = None, headers: tuple[str, ...] = (),
+                        ignore_robots: bool = False) -> Config:
     merged_headers: dict[str, dict[str, str]] = {k: dict(v) for k, v in config.fetch.headers.items()}
     for item in headers:
         host, _, rest = item.partition(":")
@@ -65,9 +67,12 @@ def apply_fetch_options(config: Config, allow_private: bool | None = None, allow
         if not host or not name:
             raise click.BadParameter(f"{item!r} is not HOST:NAME:VALUE", param_hint="--header")
         merged_headers.setdefault(host.lower(), {})[name.strip()] = value.strip()
+    if ignore_robots:
+        click.echo("citecheck: --ignore-robots: robots.txt is not consulted in this run", err=True)
     return config.with_fetch(
         allow_private=allow_private, allow=config.fetch.allow + tuple(allow) if allow else None,
         concurrency=concurrency, host_concurrency=host_concurrency, timeout=timeout, max_redirects=max_redirects,
-        cache=cache_path or os.environ.get("CITECHECK_CACHE_URL") or None, use_cache=False if no_cache else None, max_age_days=max_age, user_agent=user_agent,
-        headers=merged_headers if headers else None,
+        cache=cache_path or os.environ.get("CITECHECK_CACHE_URL") or None, use_cache=False if no_cache else None,
+        max_age_days=max_age, user_agent=user_agent, headers=merged_headers if headers else None,
+        robots=False if ignore_robots else None,
     )

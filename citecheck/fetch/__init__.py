@@ -114,7 +114,7 @@ async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resol
         if not todo:
             return pages
         fresh: list[Page] = []
-        async with Fetcher(config, resolver=resolver, socket_factory=socket_factory,
+        async with Fetcher(config, resolver=resolver, cache=cache, socket_factory=socket_factory,
                            defer_parse=defer_parse) as fetcher:
             flight = Flight(cache, config.max_age_days, config.concurrency) if cache is not None and cache.shared \
                 else None

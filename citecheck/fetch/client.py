@@ -24,6 +24,8 @@ from citecheck.fetch.guard import Guard, GuardedResolver, Refused
 from citecheck.fetch.hosts import Slots
 from citecheck.fetch.probe import NOT_PROBED, Siblings
 from citecheck.fetch.retry import backoff, retry_after
+from citecheck.fetch.robots import ERROR as ROBOTS_ERROR
+from citecheck.fetch.robots import Robots
 from citecheck.fetch.verdict import REDIRECT_STATUSES, RETRY_STATUSES, RETRYABLE_ERRORS, classify, is_challenge
 from citecheck.models import Hop, Outcome, Page, evolve
 from citecheck.urls import host_of
@@ -54,6 +56,7 @@ class Fetcher:
         self.cache = cache
         self.slots = Slots(config.concurrency, config.host_concurrency, config.host_interval)
         self.siblings = Siblings(self)
+        self.robots = Robots(self._fetch_robots, cache) if config.robots else None
         self._resolver = GuardedResolver(self.guard, resolver)
         self.dns = self._resolver.evidence = DnsEvidence(self._resolver)
         self._socket_factory = socket_factory
@@ -124,7 +127,11 @@ class Fetcher:
                        sibling_status=found[0], sibling_text=found[1], sibling_shape=found[3])
         return FetchResult(page, body if keep_body else None, raw)
 
-    async def _walk(self, url: str, fetched_at: str, urgent: bool = False) -> tuple[Page, bytes]:
+    async def _fetch_robots(self, url: str) -> tuple[Page, bytes]:
+        """A robots.txt walk: urgent (requests wait for it), and itself never subject to robots.txt."""
+        return await self._walk(url, now_iso(), urgent=True, robots=False)
+
+    async def _walk(self, url: str, fetched_at: str, urgent: bool = False, robots: bool = True) -> tuple[Page, bytes]:
         budget = _Budget(self.config.timeout, urgent)
         chain: list[Hop] = []
         visits: dict[str, int] = {}
@@ -136,6 +143,8 @@ class Fetcher:
             except Refused as err:
                 return refused_page(url, err.error, tuple(chain), fetched_at), b""
             key = str(target.with_fragment(None))
+            if robots and self.robots is not None and not await self.robots.allows(key):
+                return refused_page(url, ROBOTS_ERROR, tuple(chain), fetched_at), b""
             visits[key] = visits.get(key, 0) + 1
             if visits[key] > 2 or (visits[key] == 2 and not cookies):
                 return build_page(url, Answer(key, chain[-1].status), tuple(chain), fetched_at, "redirect-loop"), b""

@@ -32,6 +32,7 @@ from citecheck.harvest.outline import DEFAULT_LIMIT, Outline, load_outline
 from citecheck.harvest.plan import SectionPlan, outline_plans, query_plan, search, urls_plans
 from citecheck.harvest.providers import build_provider, listed_urls
 from citecheck.harvest.result import HarvestResult
+from citecheck.harvest.robotsgate import RobotsGate
 from citecheck.harvest.setup import check_preferred, directory_entries
 from citecheck.harvest.titlecheck import DEFAULT_THRESHOLD
 from citecheck.harvest.workers import Workers
@@ -77,7 +78,7 @@ async def harvest_async(outline: Outline | str | Path | None = None, *, provider
 
     built: dict[str, Any] = {}
     try:
-        async with Fetcher(config.fetch, resolver=resolver) as fetcher:
+        async with Fetcher(config.fetch, resolver=resolver, cache=cache) as fetcher:
             async def fetch_html(url: str) -> tuple[str, bytes | None]:
                 result = await fetcher.fetch_fresh(url, keep_body=True, probe=False)
                 return result.page.final_url, result.body if result.page.outcome is Outcome.OK else None
@@ -96,8 +97,9 @@ async def harvest_async(outline: Outline | str | Path | None = None, *, provider
             judge = Judge(engine, policy, fetcher, cache, extractor, config.fetch.max_age_days,
                           float(config.harvest.get("title_threshold", DEFAULT_THRESHOLD)))
             judge.prefetch([g[0].candidate.url for g in groups.values()])
+            robots = RobotsGate(fetcher, engine, policy)
             try:
-                verdicts = await asyncio.gather(*(judge.judge(g) for g in groups.values()))
+                verdicts = await asyncio.gather(*(robots.judge(judge, g) for g in groups.values()))
             finally:
                 judge.flush()
     finally:
