@@ -34,7 +34,7 @@ def test_seven_runs_dedupe_and_fetch_each_url_once(tmp_path: Path) -> None:
         common = ["-o", str(out), "--config", str(tmp_path / "cfg.yaml")]
         result = CliRunner().invoke(main, ["curate", *runs, *common, "--report", str(tmp_path / "m.md"),
                                            "--csv", str(tmp_path / "m.csv")])
-        fetched = Counter(p.split("?")[0] for p in site.log if "citecheck-probe" not in p)
+        fetched = Counter(p.split("?")[0] for p in site.log if "citecheck-probe" not in p and p != "/robots.txt")
         with_corpus = CliRunner().invoke(main, ["curate", *runs, *common, "--corpus-out", str(tmp_path / "corpus.json")])
     assert result.exit_code == 0, result.output
     assert set(fetched.values()) == {1} and len(fetched) == 11, fetched  # each distinct URL fetched once

@@ -16,7 +16,8 @@ from citecheck.fetch.client import FetchResult
 from citecheck.models import Outcome
 
 CFG = FetchConfig(allow=("127.0.0.1",), use_cache=False, timeout=1.5, connect_timeout=1.0, read_timeout=1.0,
-                  retries=1, backoff=0.01, max_body=256 * 1024, max_decompressed=1024 * 1024, sibling_probe=False)
+                  retries=1, backoff=0.01, max_body=256 * 1024, max_decompressed=1024 * 1024, sibling_probe=False,
+                  robots=False)  # the page's own transport is under test, not robots.txt (tests/test_robots.py)
 
 
 @pytest.fixture

@@ -14,7 +14,8 @@ from citecheck.config import FetchConfig
 from citecheck.fetch import fetch_all
 from citecheck.models import Outcome
 
-CFG = FetchConfig(use_cache=False, timeout=2.0, connect_timeout=1.0, read_timeout=1.0, retries=0, sibling_probe=False)
+CFG = FetchConfig(use_cache=False, timeout=2.0, connect_timeout=1.0, read_timeout=1.0, retries=0, sibling_probe=False,
+                  robots=False)  # each lookup and connection counted here is the page's own
 PUBLIC = "93.184.216.34"  # only ever translated to a loopback port by NatSockets
 
 

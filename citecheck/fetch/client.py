@@ -131,6 +131,15 @@ class Fetcher:
         """A robots.txt walk: urgent (requests wait for it), and itself never subject to robots.txt."""
         return await self._walk(url, now_iso(), urgent=True, robots=False)
 
+    async def _robots_allow(self, url: str, budget: _Budget) -> bool:
+        """robots.txt's answer for one hop; the time spent asking counts against the URL's budget."""
+        loop = asyncio.get_running_loop()
+        asked = loop.time()
+        try:
+            return await self.robots.allows(url)  # type: ignore[union-attr]
+        finally:
+            budget.spend(loop.time() - asked)
+
     async def _walk(self, url: str, fetched_at: str, urgent: bool = False, robots: bool = True) -> tuple[Page, bytes]:
         budget = _Budget(self.config.timeout, urgent)
         chain: list[Hop] = []
@@ -143,7 +152,7 @@ class Fetcher:
             except Refused as err:
                 return refused_page(url, err.error, tuple(chain), fetched_at), b""
             key = str(target.with_fragment(None))
-            if robots and self.robots is not None and not await self.robots.allows(key):
+            if robots and self.robots is not None and not await self._robots_allow(key, budget):
                 return refused_page(url, ROBOTS_ERROR, tuple(chain), fetched_at), b""
             visits[key] = visits.get(key, 0) + 1
             if visits[key] > 2 or (visits[key] == 2 and not cookies):
@@ -254,6 +263,12 @@ class _Budget:
         else:
             self.deadline += waited
         return self.deadline
+
+    def spend(self, seconds: float) -> None:
+        """Time spent before the first request (asking robots.txt) comes off the budget; later it is
+        on the clock already."""
+        if self.deadline is None:
+            self.seconds = max(0.0, self.seconds - seconds)
 
     def left(self) -> float:
         if self.deadline is None:
