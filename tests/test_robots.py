@@ -51,11 +51,11 @@ class Cache:
     def __init__(self) -> None:
         self.data: dict[tuple[str, str], dict[str, Any]] = {}
 
-    def get_extra(self, kind: str, key: str) -> dict[str, Any] | None:
-        return self.data.get((kind, key))
+    def get_extras(self, kind: str, keys: list[str]) -> dict[str, dict[str, Any]]:
+        return {k: self.data[(kind, k)] for k in keys if (kind, k) in self.data}
 
-    def put_extra(self, kind: str, key: str, value: dict[str, Any]) -> None:
-        self.data[(kind, key)] = value
+    def put_extras(self, kind: str, items: dict[str, dict[str, Any]]) -> None:
+        self.data.update({(kind, k): v for k, v in items.items()})
 
 
 @pytest.mark.parametrize("status,stored,allowed", [(200, True, False), (404, True, True), (410, True, True),

@@ -4,7 +4,8 @@ The rules that apply are the group for citecheck's own user-agent token (`citech
 has one, else the `*` group, matched as RFC 9309 says (longest match wins, `*` and `$` patterns),
 by Protego, the robots.txt parser of Scrapy. Each origin's file is fetched once per run through
 the guarded fetcher (the SSRF guard, timeouts and body caps apply) and kept one day in the fetch
-cache's side table. What the file's answer means:
+cache's side table (`get_extras`/`put_extras`, which every cache backend has). What the file's
+answer means:
 
     2xx              its rules
     4xx (404, 410…)  no rules: everything is allowed (RFC 9309 2.3.1.3)
@@ -79,7 +80,7 @@ class Robots:
         return (await asyncio.shield(future)).allows(url)
 
     async def _rules(self, origin: str) -> Rules:
-        stored = self._cache.get_extra(KIND, origin) if self._cache is not None else None
+        stored = self._cache.get_extras(KIND, [origin]).get(origin) if self._cache is not None else None
         if isinstance(stored, dict) and time.time() - float(stored.get("fetched", 0)) < LIFETIME:
             kept = stored.get("text")
             return Rules(origin, kept if isinstance(kept, str) else None)
@@ -94,5 +95,5 @@ class Robots:
         else:
             return Rules(origin, None)  # unknown now: allowed, and not remembered
         if self._cache is not None:
-            self._cache.put_extra(KIND, origin, {"fetched": time.time(), "status": status, "text": text})
+            self._cache.put_extras(KIND, {origin: {"fetched": time.time(), "status": status, "text": text}})
         return Rules(origin, text)
