@@ -162,3 +162,19 @@ def test_metered_wall_with_the_text_present_is_kept_with_access(tmp_path: Path) 
     corpus = {e["url"].rsplit("/", 1)[1]: e for e in json.loads((tmp_path / "corpus.json").read_text())}
     assert corpus["metered"]["access"] == "metered" and "access" not in corpus["a"]
     assert "The council voted 7-2" in corpus["metered"]["body_excerpt"]
+
+
+def test_merge_on_the_team_cache(tmp_path: Path, pg_url: str) -> None:
+    """The same merge with the shared PostgreSQL cache: main text, rule results and robots.txt
+    go through the side-table API every backend has."""
+    with Restartable(pages()) as server:
+        listed = listing(server, tmp_path, "/a", "/b")
+        args = ["--urls", str(listed), "-o", str(tmp_path / "corpus.json"), "--allow", server.site.host,
+                "--cache", pg_url]
+        first = cli(*args)
+        assert first.exit_code == 0, first.stderr
+        server.site.log.clear()
+        again = cli(*args)
+        assert again.exit_code == 0, again.stderr
+        assert server.requests("/robots.txt") == 0 and server.requests("/a") == 0  # all from the team cache
+    assert ids(tmp_path) == {"/a": "src-001", "/b": "src-002"} and "2 kept" in again.stderr

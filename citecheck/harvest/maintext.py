@@ -55,7 +55,7 @@ class Extractor:
         """The stored main text for this body, if this extractor version stored one."""
         if self.cache is None or not content_hash:
             return None
-        hit = self.cache.get_extra(KIND, content_hash)
+        hit = self.cache.get_extras(KIND, [content_hash]).get(content_hash)  # the API every cache backend has
         if isinstance(hit, dict) and hit.get("version") == self.version and isinstance(hit.get("text"), str):
             return str(hit["text"])
         return None
@@ -68,5 +68,5 @@ class Extractor:
         text = await self.workers.call(extract_main_text, body, content_type, url)
         self.extracted += 1
         if self.cache is not None and content_hash:
-            self.cache.put_extra(KIND, content_hash, {"version": self.version, "text": text})
+            self.cache.put_extras(KIND, {content_hash: {"version": self.version, "text": text}})
         return text

@@ -23,14 +23,14 @@ class PageRules:
         if self.cache is None:
             return await self._run(link, page)
         key = page_key(self.salt, link, page)
-        known = restored(self.cache.get_extra(KIND, key), link)
+        known = restored(self.cache.get_extras(KIND, [key]).get(key), link)  # the API every cache backend has
         if known is not None:
             self.reused += 1
             return known
         findings = await self._run(link, page)
         value = storable(findings)
         if value is not None:  # a crash is reported, never remembered
-            self.cache.put_extra(KIND, key, value)
+            self.cache.put_extras(KIND, {key: value})
         return findings
 
     async def _run(self, link: Link, page: Page) -> list[Finding]:
