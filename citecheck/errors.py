@@ -10,6 +10,7 @@
     │                        another application's SQLite database, a file that is not SQLite)
     ├── PackError            a malformed YAML rule pack
     ├── RegistryError        duplicate rule ids/slugs, a rule whose id letter mismatches its stage
+    ├── LeakError            write's rendered memo would link outside the corpus: nothing is written (exit 1)
     ├── ProviderError        a search provider or LLM endpoint failed (outage, auth, bad JSON)
     │   └── MissingKeyError  the provider's API key environment variable is not set
     └── NetworkUnavailableError  no host the run tried answered: nothing is judged or written
@@ -29,6 +30,13 @@ class CitecheckError(Exception):
 
 class UsageError(CitecheckError):
     pass
+
+
+class LeakError(CitecheckError):
+    """The gate's last check failed: the memo would render a link outside the corpus. The draft
+    broke the contract (exit 1, like any other breach), and no memo is written."""
+
+    exit_code = 1
 
 
 class InputError(CitecheckError):

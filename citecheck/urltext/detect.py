@@ -11,6 +11,11 @@ tests check that with an independent scanner built on that matcher):
   schemeless `host.tld/…`, `host.tld?q=…`, `host.tld#frag`, `host.tld:8080` (any alphabetic TLD:
   `node.js/x` counts, on purpose); IPv4 with a port or path; `localhost:port`
   bare DOIs `10.1234/abc`; defanged hosts even without a path (`example[.]com`, `evil(dot)com`)
+  e-mail addresses (`ir@evil.com`: GitHub's autolink extension makes them `mailto:` links)
+
+A word character before a URL does not hide it: GitHub links the `https://evil.com` of
+`see_https://evil.com`, `1https://evil.com` and `_www.evil.com_`, so the look-behinds refuse only
+characters that would make the match start elsewhere (an ASCII letter or digit, `+`, `.`, `-`).
 """
 from __future__ import annotations
 
@@ -32,13 +37,14 @@ KNOWN_SCHEMES = frozenset((
     "chrome", "chrome-extension", "moz-extension", "ws", "wss", "http", "https", "hxxp", "hxxps",
 ))
 # `scheme:` then: two slashes (any scheme), or a known scheme (browsers also fix up `https:evil.com`).
-_SCHEME_RE = re.compile(r"(?<![\w+.\-])(?P<scheme>[A-Za-z][A-Za-z0-9+.\-]{0,31}+):(?P<slashes>[/\\]{0,2})"
+_SCHEME_RE = re.compile(r"(?<![A-Za-z0-9+.\-])(?P<scheme>[A-Za-z][A-Za-z0-9+.\-]{0,31}+):(?P<slashes>[/\\]{0,2})"
                         + _TAIL + "+")
 # (kind, regex, hint): a regex runs only when its cheap hint is in the lowered shadow text.
 _SHAPES = [
     ("domain", re.compile(r"(?<![\w:/\\])[/\\]{2}(?:" + _LABEL + r"\.)+" + _TLD + r"\b" + _TAIL + "*", _I),
      ("//", "\\\\")),
-    ("www", re.compile(r"(?<![\w-])www\d{0,3}\.(?:" + _LABEL + r"\.)*" + _LABEL + _TAIL + "*", _I), ("www",)),
+    ("scheme", re.compile(r"(?:https?|ftp)://" + _TAIL + "+", _I), ("://",)),  # after a digit too (`1https://`)
+    ("www", re.compile(r"www\d{0,3}\.(?:" + _LABEL + r"\.)*" + _LABEL + _TAIL + "*", _I), ("www",)),
     ("ip", re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?:(?::\d{1,5})|[/\\?#])" + _TAIL + "*"), (".",)),
     ("ip", re.compile(r"(?<![\w.-])localhost(?::\d{1,5}|[/\\])" + _TAIL + "*", _I), ("localhost",)),
     ("doi", re.compile(r"(?<![\w./])10\.\d{4,9}/" + _TAIL + "*"), ("10.",)),  # an empty suffix is still a DOI shape
@@ -50,6 +56,10 @@ _TLD_HINT_RE = re.compile(r"\." + _TLD + r"\.?(?::\d|[/\\]|[?#]\S)", _I)
 # Defanged hosts need no path (`example[.]com`); the shadow has refanged them, so look at the original.
 _DEFANGED_RE = re.compile(r"(?<![\w-])[\w-]++(?:(?:\[\.\]|\(\.\)|\{\.\}|\[dot\]|\(dot\)|\{dot\})[\w-]+)+"
                           + _TAIL + "*", _I)
+# An e-mail address, matched forward from its `@` (the local part is found by walking back: a regex
+# started at every character of a long word would be quadratic).
+_EMAIL_DOMAIN_RE = re.compile(r"@[\w-]++(?:\.[\w-]++)+")
+_EMAIL_LOCAL_RE = re.compile(r"[\w.+-]{1,256}")
 _ANY_HINT_RE = re.compile(r"[:/\\.&\[({]|[^\x00-\x7f]")  # every URL shape needs one of these
 _DEFANG_HINTS = ("[.]", "(.)", "{.}", "[dot]", "(dot)", "{dot}")
 
@@ -60,7 +70,7 @@ class Span:
 
     start: int
     end: int
-    kind: str  # scheme | domain | www | ip | doi | bare | defanged
+    kind: str  # scheme | domain | www | ip | doi | bare | defanged | email
     url: str  # the normalised form (shadow text, refanged, scheme added when missing)
 
 
@@ -84,11 +94,30 @@ def url_spans(text: str, shadow: Shadow | None = None) -> list[Span]:
             candidate = trim(m.group(0))
             if _keeps_path(candidate):
                 _add(found, shadow, m.start(), candidate, "domain")
+    if "@" in shadow.text:
+        for start, candidate in _emails(shadow.text):
+            _add(found, shadow, start, candidate, "email")
     if any(h in text.lower() for h in _DEFANG_HINTS):
         for m in _DEFANGED_RE.finditer(text):
             found.append(Span(m.start(), m.start() + len(trim(m.group(0))), "defanged", ""))
     return [Span(s.start, s.end, s.kind, normalise_url(trim(build_shadow(text[s.start:s.end]).text), s.kind))
             for s in merge(found)]
+
+
+def _emails(text: str) -> list[tuple[int, str]]:
+    """(start, address) of every `local@domain.tld`; linear: one backward and one forward step per `@`."""
+    found: list[tuple[int, str]] = []
+    pos = 0
+    while (at := text.find("@", pos)) >= 0:
+        pos = at + 1
+        domain = _EMAIL_DOMAIN_RE.match(text, at)
+        local = _EMAIL_LOCAL_RE.match(text[max(0, at - 256):at][::-1])
+        if domain and local:
+            address = trim(text[at - local.end():domain.end()])
+            if "." in address[address.index("@"):]:
+                found.append((at - local.end(), address))
+                pos = domain.end()
+    return found
 
 
 def _host_windows(text: str) -> list[tuple[int, int]]:
@@ -119,6 +148,8 @@ def _keeps_path(candidate: str) -> bool:
 def normalise_url(candidate: str, kind: str = "") -> str:
     """Refang and add a scheme, so a written URL can be compared with the corpus."""
     url = refang(candidate).replace("\\", "/")
+    if kind == "email":
+        return "mailto:" + url
     if kind == "doi" or url.lower().startswith("doi:"):
         return "https://doi.org/" + url.split(":", 1)[-1].lstrip("/") if ":" in url else "https://doi.org/" + url
     if url.startswith("//"):

@@ -3,7 +3,9 @@
     split off a previous run's citation list → scrub every URL (strict) or keep corpus URLs
     as citations (hybrid) → turn the previous run's footnotes back into IDs → rescan until
     nothing URL-shaped is left → number `[src-NNN]` citations as `[^N]`, unknown IDs become
-    `<needs-source claim="…"/>` → append the citation list.
+    `<needs-source claim="…"/>` → append the citation list → render the memo with cmark-gfm and
+    markdown-it-py and take out any link outside the corpus they still make (`rendered.py`), or
+    refuse to write (`LeakError`, exit 1).
 
 Findings come from the engine's memo rules over the draft as written, so they point at the
 draft: M006 unknown-source-id reports unknown IDs, M009 draft-url every removal (built from
@@ -26,9 +28,10 @@ from citecheck.models import Corpus, Document, Finding
 from citecheck.urltext.citations import render_block, split_block
 from citecheck.urltext.corpusindex import CorpusIndex
 from citecheck.urltext.detect import url_spans
-from citecheck.urltext.scrub import Removal, scrub
+from citecheck.urltext.scrub import UNCORPUSED, Removal, scrub
 from citecheck.urltext.violations import contract_breaches
 from citecheck.write.cite import cite, restore_labels
+from citecheck.write.rendered import fail_closed
 
 CONTRACT_RULES = ("M009", "M006")  # always run by write, whatever select/ignore say
 SUPERSEDED = ("M007",)
@@ -76,6 +79,9 @@ def transform(draft: str, index: CorpusIndex, *, strict: bool = True, hybrid: bo
     if listing:
         text = text.rstrip("\n") + "\n\n" + listing
     breaches = contract_breaches(scrubbed.removals, draft, block.start, index)
+    if strict:  # the renderers have the last word: what they would link is taken out, or nothing is written
+        text, taken = fail_closed(text, index)
+        breaches += [Removal(max(draft.find(written), 0), written, "rendered", UNCORPUSED) for written in taken]
     return Transformed(text, tuple(breaches), tuple((label, src.id) for label, src in cited.numbered),
                        cited.unknown)
 

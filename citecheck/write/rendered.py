@@ -1,0 +1,133 @@
+"""The renderer is the oracle: render the memo the way readers will, and list every link it makes.
+
+The gate's detector (`detect.py`) decides what *looks* like a URL; this module asks the renderers
+that will actually show the memo what *becomes* a link: GitHub's cmark-gfm (with its autolink,
+table, strikethrough and footnote extensions, raw HTML kept so nothing is hidden from the check)
+and markdown-it-py with GFM extensions and linkify (the fuzzy `Amazon.com` links that
+linkify-it makes). Every URL-bearing attribute of every element of both renderings is read
+with lxml. `write` calls `leaks()` on its own output and never writes a memo that renders a
+link outside the corpus (see `gate.fail_closed`).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from urllib.parse import unquote
+
+import cmarkgfm
+from cmarkgfm.cmark import Options
+from lxml import html as lxml_html
+from markdown_it import MarkdownIt
+from mdit_py_plugins.footnote import footnote_plugin
+
+from citecheck.errors import LeakError
+from citecheck.urltext.corpusindex import CorpusIndex
+from citecheck.urltext.scrub import UNCORPUSED, marker
+
+# Attributes whose value a browser fetches or follows.
+URL_ATTRIBUTES = frozenset((
+    "href", "src", "srcset", "action", "formaction", "poster", "cite", "background", "data", "longdesc",
+    "ping", "manifest", "codebase", "archive", "lowsrc", "dynsrc", "xlink:href", "imagesrcset", "itemid",
+))
+_CMARK_OPTIONS = Options.CMARK_OPT_UNSAFE | Options.CMARK_OPT_FOOTNOTES
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """One link a renderer made: which renderer, the attribute value and the element's text."""
+
+    renderer: str  # cmark-gfm | markdown-it
+    url: str
+    text: str
+
+
+@lru_cache(maxsize=1)
+def _markdown_it() -> MarkdownIt:
+    return MarkdownIt("gfm-like", {"html": True, "linkify": True}).use(footnote_plugin)
+
+
+def render_cmark(text: str) -> str:
+    """`text` as GitHub renders it (before GitHub's sanitiser, which only removes)."""
+    return str(cmarkgfm.github_flavored_markdown_to_html(text, options=_CMARK_OPTIONS))
+
+
+def render_markdown_it(text: str) -> str:
+    """`text` through markdown-it-py with tables, strikethrough, footnotes, raw HTML and linkify."""
+    return _markdown_it().render(text)
+
+
+def links_in_html(page: str, renderer: str) -> list[Rendered]:
+    """Every URL-bearing attribute value in an HTML fragment, with its element's text."""
+    if not page.strip():
+        return []
+    root = lxml_html.fragment_fromstring(page, create_parent="div")
+    found: list[Rendered] = []
+    for element in root.iter():
+        if not isinstance(element.tag, str):
+            continue  # comments and processing instructions carry no followed attribute
+        for name, value in element.attrib.items():
+            if name.lower() in URL_ATTRIBUTES and value.strip():
+                found.append(Rendered(renderer, value.strip(), element.text_content()))
+    return found
+
+
+def rendered_links(text: str) -> list[Rendered]:
+    """Every link either renderer makes of the Markdown `text`."""
+    return links_in_html(render_cmark(text), "cmark-gfm") + links_in_html(render_markdown_it(text), "markdown-it")
+
+
+def leaks(text: str, index: CorpusIndex) -> list[Rendered]:
+    """The rendered links of `text` that are neither a corpus URL nor a same-document `#fragment`."""
+    return [link for link in rendered_links(text) if not _allowed(link.url, index)]
+
+
+def _allowed(url: str, index: CorpusIndex) -> bool:
+    return url.startswith("#") or bool(index.lookup(url))
+
+
+_FUZZY_HOST_RE = re.compile(r"^[\w~-]+(?:\.[\w~-]+)+$")  # linkify-it takes a `~` into the host
+_FUZZY_HREF_RE = re.compile(r"^https?://[^/?#@:]+$", re.IGNORECASE)
+_MAX_PASSES = 5
+
+
+def fail_closed(text: str, index: CorpusIndex) -> tuple[str, list[str]]:
+    """`text` with every rendered link outside the corpus taken out, and the links taken out.
+
+    A schemeless host with nothing after it (`Amazon.com`, which only linkify makes a link) keeps
+    its words: its dots are escaped, which no renderer links. Anything else found in the text is
+    replaced by a `<needs-source/>` marker. A link that cannot be found in the text, or that
+    survives five passes, stops the write (`LeakError`): a memo that leaks is never written.
+    """
+    taken: list[str] = []
+    for _ in range(_MAX_PASSES):
+        found = leaks(text, index)
+        if not found:
+            return text, taken
+        before = text
+        for link in found:
+            outcome = _take_out(text, link)
+            if outcome is not None:
+                text, written = outcome
+                taken += [written] if written else []
+        if text == before:  # the same link from both renderers is taken out once; none here was found
+            raise LeakError(f"write: the rendered memo links {found[0].url!r} ({found[0].renderer}), which is not "
+                            "in the corpus, and the gate cannot find it in the text; refusing to write the memo")
+    raise LeakError(f"write: the rendered memo still links {found[0].url!r} ({found[0].renderer}) after "
+                    f"{_MAX_PASSES} passes; refusing to write the memo")
+
+
+def _take_out(text: str, link: Rendered) -> tuple[str, str] | None:
+    """(new text, what was taken out: '' for an escaped name), or None when `link` is not in `text`."""
+    shown = link.text.strip()
+    if _FUZZY_HOST_RE.match(shown) and _FUZZY_HREF_RE.match(link.url):  # the href may be punycode
+        # whole words only: the same host inside a corpus URL (`<https://amazon.com/x>`) stays intact
+        word = re.compile(r"(?<![A-Za-z0-9./:@-])" + re.escape(shown) + r"(?![A-Za-z0-9/-])")
+        escaped, count = word.subn(lambda m: m.group(0).replace(".", "\\."), text)
+        if count:
+            return escaped, ""  # a name, not a URL as written: not reported
+    bare = re.sub(r"^(?:mailto:|https?://)", "", link.url, flags=re.IGNORECASE)
+    for candidate in dict.fromkeys((shown, link.url, bare, unquote(link.url), unquote(bare))):
+        if len(candidate) >= 3 and candidate in text:
+            return text.replace(candidate, marker(UNCORPUSED)), candidate
+    return None
