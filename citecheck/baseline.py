@@ -15,6 +15,7 @@ from pathlib import Path
 from citecheck.atomic import atomic_write
 from citecheck.errors import InputError
 from citecheck.models import Finding
+from citecheck.safeload import load_json
 
 BASELINE_VERSION = 1
 
@@ -43,7 +44,7 @@ def write_baseline(path: str, findings: list[Finding], texts: dict[str, str]) ->
 
 def load_baseline(path: str) -> set[str]:
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = load_json(Path(path).read_text(encoding="utf-8"))
     except OSError as err:
         raise InputError(f"{path}: cannot read baseline: {err.strerror or err}") from None
     except ValueError as err:

@@ -11,6 +11,7 @@ from typing import Any
 import yaml
 
 from citecheck.errors import ConfigError
+from citecheck.safeload import LimitError, load_yaml
 
 CONFIG_NAMES = (".citecheck.yaml", ".citecheck.yml", "citecheck.yaml")
 SEVERITIES = ("error", "warning", "info")
@@ -101,6 +102,9 @@ def discover(start: str | Path | None = None) -> Path | None:
     return None
 
 
+_MAX_NUMBER = 2**53  # fetch numbers: finite (NaN and infinity compare false), and exact as floats
+
+
 def load_config(path: str | Path | None = None, *, search: bool = True) -> Config:
     """Load the given config file, or the discovered one, or the defaults."""
     if path is None and search:
@@ -120,10 +124,12 @@ def load_config(path: str | Path | None = None, *, search: bool = True) -> Confi
             raise ConfigError(f"{file}: invalid TOML: {err}") from None
     else:
         try:
-            raw = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)) or {}
+            raw = load_yaml(text) or {}
         except yaml.YAMLError as err:
             mark = getattr(err, "problem_mark", None)
             raise ConfigError(f"{file}:{mark.line + 1 if mark else 1}: invalid YAML: {getattr(err, 'problem', err)}") from None
+        except LimitError as err:
+            raise ConfigError(f"{file}: {err}") from None
     if not isinstance(raw, dict):
         raise ConfigError(f"{file}:1: config must be a mapping")
     return build(raw, str(file), text)
@@ -213,8 +219,8 @@ def _fetch(raw: Any, fail: Any) -> FetchConfig:
             if not isinstance(value, bool):
                 raise fail(key, f"fetch.{key} must be true or false")
         elif isinstance(default, (int, float)):
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-                raise fail(key, f"fetch.{key} must be a non-negative number, got {value!r}")
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= _MAX_NUMBER:
+                raise fail(key, f"fetch.{key} must be a finite number from 0 to {_MAX_NUMBER}, got {value!r:.40}")
         elif isinstance(default, tuple):
             value = _strs(value, f"fetch.{key}", fail)
         elif isinstance(default, str):

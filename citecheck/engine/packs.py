@@ -24,6 +24,7 @@ from citecheck.engine.rule import RuleSpec, validate
 from citecheck.errors import PackError
 from citecheck.extract.positions import offset_location
 from citecheck.models import Hit, Link, Location, Severity
+from citecheck.safeload import LimitError, load_yaml
 
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml is ~15x faster on every CLI call
 CHECK_TYPES = ("existence", "substitution", "occurrence", "domain-list", "phrase-list", "title-pattern")
@@ -66,11 +67,11 @@ def _load_file(file: Path, data: dict[str, Any], rules: list[RuleSpec], validate
     """Load one pack file into `data` or `rules`; the names of the data packs it extended."""
     try:
         text = file.read_text(encoding="utf-8")
-        doc = yaml.load(text, Loader=_LOADER)
+        doc = load_yaml(text, _LOADER)
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         raise PackError(f"{file}:{mark.line + 1 if mark else 1}: malformed pack: {getattr(err, 'problem', err)}") from None
-    except (OSError, UnicodeDecodeError) as err:
+    except (OSError, UnicodeDecodeError, LimitError) as err:
         raise PackError(f"{file}: cannot read pack: {err}") from None
     if not isinstance(doc, dict) or "pack" not in doc:
         raise PackError(f"{file}:1: a pack is a mapping with a 'pack' name")

@@ -1,6 +1,7 @@
 """Turn paths into subjects: memos (Markdown, HTML, text) become Documents, corpora become Corpora."""
 from __future__ import annotations
 
+import codecs
 import json
 import os
 from collections.abc import Iterable
@@ -66,9 +67,19 @@ def read_text(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
     return _decode(path, data, max_bytes)
 
 
+_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"), (codecs.BOM_UTF16_LE, "utf-16"),
+         (codecs.BOM_UTF16_BE, "utf-16"))  # UTF-32 first: its LE mark starts with UTF-16's
+
+
 def _decode(path: str, data: bytes, max_bytes: int) -> str:
     if len(data) > max_bytes:
         raise InputError(f"{path}: input is above the {max_bytes}-byte cap (see max-file-size)")
+    bom = next((encoding for mark, encoding in _BOMS if data.startswith(mark)), None)
+    if bom:  # a byte-order mark declares the encoding: UTF-16/32 text is full of NULs, yet no binary
+        try:
+            return data.decode(bom).replace("\r\n", "\n").replace("\r", "\n")  # the codec drops the mark
+        except UnicodeDecodeError as err:
+            raise InputError(f"{path}: invalid {bom.upper()} after its byte-order mark (offset {err.start})") from None
     if b"\x00" in data[:8192]:
         raise InputError(f"{path}: looks like a binary file, not a memo")
     try:

@@ -6,6 +6,7 @@ from typing import Any
 
 from citecheck.errors import CorpusError
 from citecheck.models import Corpus, Source
+from citecheck.safeload import LimitError, json_decoder, load_json, raw_decode
 
 _FIELDS = {f for f in Source.__dataclass_fields__ if f not in ("line", "extra")}
 _WS = " \t\r\n"
@@ -13,7 +14,7 @@ _WS = " \t\r\n"
 
 def load_corpus_text(path: str, text: str) -> Corpus:
     """Parse a corpus (a JSON array of objects); malformed input is a one-line CorpusError."""
-    decoder = json.JSONDecoder()
+    decoder = json_decoder()
     pos = _skip(text, 0)
     if pos >= len(text) or text[pos] != "[":
         if pos < len(text) and text[pos] == "{":
@@ -24,11 +25,13 @@ def load_corpus_text(path: str, text: str) -> Corpus:
     lines: list[int] = []
     line, counted = 1, 0  # newlines counted incrementally: counting from 0 each time was quadratic
     while pos < len(text) and text[pos] != "]":
+        line += text.count("\n", counted, pos)
         try:
-            obj, end = decoder.raw_decode(text, pos)
+            obj, end = raw_decode(decoder, text, pos)
         except json.JSONDecodeError as err:
             raise CorpusError(f"{path}:{err.lineno}: invalid JSON: {err.msg}") from None
-        line += text.count("\n", counted, pos)
+        except LimitError as err:  # a 5,000-digit integer, 100k levels of nesting, a lone surrogate
+            raise CorpusError(f"{path}:{line}: corpus entry refused: {err}") from None
         counted = pos
         if not isinstance(obj, dict):
             raise CorpusError(f"{path}:{line}: corpus entry must be an object, got {type(obj).__name__}")
@@ -48,9 +51,11 @@ def load_corpus_text(path: str, text: str) -> Corpus:
 
 def _from_wrapped(path: str, text: str) -> Corpus:
     try:
-        data = json.loads(text)
+        data = load_json(text)
     except json.JSONDecodeError as err:
         raise CorpusError(f"{path}:{err.lineno}: invalid JSON: {err.msg}") from None
+    except LimitError as err:
+        raise CorpusError(f"{path}: corpus refused: {err}") from None
     sources = data.get("sources") if isinstance(data, dict) else None
     if not isinstance(sources, list) or not all(isinstance(s, dict) for s in sources):
         raise CorpusError(f"{path}:1: corpus must be a JSON array of sources (or an object with a 'sources' array)")

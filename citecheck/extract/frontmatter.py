@@ -1,4 +1,4 @@
-"""YAML front matter: parsed safely, errors named with file and line."""
+"""YAML front matter: parsed safely (bounded aliases and nesting), errors named with file and line."""
 from __future__ import annotations
 
 from typing import Any
@@ -6,12 +6,15 @@ from typing import Any
 import yaml
 
 from citecheck.errors import InputError
+from citecheck.safeload import LimitError, load_yaml
 
 
 def parse_front_matter(path: str, content: str, first_line: int) -> dict[str, Any]:
     """Parse front matter that starts at `first_line`; a syntax error names file:line."""
     try:
-        data = yaml.safe_load(content) if content.strip() else {}
+        data = load_yaml(content) if content.strip() else {}
+    except LimitError as err:  # an alias bomb or a nesting too deep in untrusted input
+        raise InputError(f"{path}:{first_line}: front matter refused: {err}") from None
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         line = first_line + (mark.line if mark else 0)

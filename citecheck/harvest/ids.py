@@ -22,6 +22,7 @@ from typing import Any
 from citecheck.atomic import atomic_write
 from citecheck.errors import CorpusError
 from citecheck.models import Corpus
+from citecheck.safeload import load_json
 from citecheck.urls import dedupe_key
 
 ID_RE = re.compile(r"^src-(\d{3}|[1-9]\d{3,})$")
@@ -129,7 +130,7 @@ def read_registry(corpus_path: str | Path) -> IdBook:
     if not path.exists():
         return IdBook()
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = load_json(path.read_text(encoding="utf-8"))  # bounded: a hostile sidecar is one line, exit 2
         book = IdBook(high_water=int(data["high_water"]))
         for source_id, entry in (data.get("ids") or {}).items():
             book.owners[source_id] = str(entry.get("url", ""))

@@ -8,6 +8,7 @@ from typing import Any
 import yaml
 
 from citecheck.errors import InputError
+from citecheck.safeload import LimitError, load_yaml_node
 
 
 def read_yaml(path: str | Path, error: type[InputError], what: str) -> tuple[Any, yaml.Node | None, str]:
@@ -23,12 +24,13 @@ def read_yaml(path: str | Path, error: type[InputError], what: str) -> tuple[Any
 
 def parse_yaml(text: str, path: str, error: type[InputError]) -> tuple[Any, yaml.Node | None]:
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
+        data, node = load_yaml_node(text)
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         raise error(f"{path}:{mark.line + 1 if mark else 1}: malformed YAML: "
                     f"{getattr(err, 'problem', None) or err}") from None
+    except LimitError as err:
+        raise error(f"{path}: {err}") from None
     if node is not None:
         no_duplicate_keys(node, path, error)
     return data, node

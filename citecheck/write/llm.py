@@ -10,7 +10,6 @@ by `write` like any other draft. Settings come from options or the environment:
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -19,6 +18,7 @@ import aiohttp
 
 from citecheck import __version__, aio
 from citecheck.errors import MissingKeyError, ProviderError, UsageError
+from citecheck.safeload import load_json
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 KEY_VARIABLES = ("CITECHECK_LLM_API_KEY", "OPENAI_API_KEY")
@@ -79,8 +79,8 @@ async def complete(messages: list[dict[str, str]], settings: LLMSettings) -> Com
 
 def parse_response(status: int, raw: bytes, url: str) -> Completion:
     try:
-        data = json.loads(raw.decode("utf-8", errors="replace"))
-    except json.JSONDecodeError:
+        data = load_json(raw.decode("utf-8", errors="replace"))
+    except ValueError:  # not JSON, or JSON over the limits (safeload.LimitError)
         data = None
     if status != 200:
         detail = data.get("error", {}).get("message", "") if isinstance(data, dict) and isinstance(
