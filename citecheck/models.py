@@ -29,6 +29,7 @@ class LinkKind(str, enum.Enum):
     WWW = "www"  # www.host/path without scheme
     DOMAIN = "domain"  # host.tld/path without scheme
     DEFANGED = "defanged"  # hxxps://, example[.]com
+    EMAIL = "email"  # ir@acme.com in prose: renderers make it a mailto: link
     CORPUS = "corpus"  # url field of a corpus entry
 
 
@@ -118,6 +119,8 @@ class Document:
     footnotes: tuple[FootnoteRef, ...] = ()
     directives: tuple[Directive, ...] = ()
     front_matter: Mapping[str, Any] = field(default_factory=dict)
+    # where the structure nests past a parser's limit: the content there was scanned as plain text
+    too_deep: tuple[Location, ...] = ()
 
     @property
     def title(self) -> str:

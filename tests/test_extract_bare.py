@@ -27,13 +27,19 @@ def found(text: str) -> list[tuple[str, str, str]]:
                                                     ("socks5://localhost:9050",) * 2 + ("bare",)]),
     ("mailto:ann@acme.com?subject=x", [("mailto:ann@acme.com?subject=x",) * 2 + ("bare",)]),
     ("//cdn.acme.com/lib.js", [("//cdn.acme.com/lib.js", "https://cdn.acme.com/lib.js", "domain")]),
+    # what GitHub's autolink extension links: e-mail addresses, schemes and www. after `_` or a digit
+    ("write ann@acme.com.", [("ann@acme.com", "mailto:ann@acme.com", "email")]),
+    ("foo@bar.baz@qux.com", [("bar.baz@qux.com", "mailto:bar.baz@qux.com", "email")]),
+    ("see_https://a.com/x", [("https://a.com/x", "https://a.com/x", "bare")]),
+    ("1https://a.com/x", [("https://a.com/x", "https://a.com/x", "bare")]),
+    ("_www.acme.com_", [("www.acme.com", "http://www.acme.com", "www")]),
 ])
 def test_forms(text: str, expected: list[tuple[str, str, str]]) -> None:
     assert found(text) == expected
 
 
 @pytest.mark.parametrize("text", [
-    "e.g. node.js and i.e. etc.", "http:// alone", "ann@acme.com", "version 1.2.3/4", "foo.notatld/path",
+    "e.g. node.js and i.e. etc.", "http:// alone", "ann@acme", "a@b.c-", "version 1.2.3/4", "foo.notatld/path",
     "C://x", "data: 5 rows", "file.txt", "a..b/c",
 ])
 def test_not_urls(text: str) -> None:

@@ -34,7 +34,8 @@ REASONS = {
     "schemeless": "citecheck also extracts www., domain.tld/path and defanged forms; lychee needs a scheme",
     "root-relative": "a root-relative link (/path) is kept as written; lychee drops it without --root-dir",
     "keeps-malformed": "a URL with an empty or invalid host is kept for rule U002; lychee drops what it cannot parse",
-    "bare-email": "lychee extracts e-mail addresses written without mailto: (with --include-mail); citecheck does not",
+    "bare-email": "lychee (with --include-mail) extracts e-mail addresses written without mailto: where citecheck "
+                  "reads no prose (HTML attribute values, anchor text)",
     "mailto-query": "lychee drops the ?subject=… query of a mailto: link",
     "opaque-in-text": "in plain text citecheck also finds scheme:opaque URLs (javascript:, tel:); "
                       "lychee's text finder wants scheme://",

@@ -66,4 +66,16 @@ skips them (a path named on the command line, such as `<(cmd)`, is read as asked
 Failing example: `mkfifo memos/live.md; citecheck audit memos/`.
 Passing example: `memos/` holds regular files only.""", _never, origin="citecheck.engine")
 
-META_RULES = (INTERNAL_ERROR, INVALID_DIRECTIVE, SUPPRESSION_REASON, UNREADABLE_INPUT, SPECIAL_FILE)
+TOO_DEEP = RuleSpec(
+    "E005", "structure-too-deep", "engine", Severity.WARNING,
+    """Markdown or HTML nests deeper than the parser builds structure for; the content was still scanned.
+
+Parsers bound their work with a nesting limit (64 Markdown containers, 2,048 HTML elements). Past
+it, citecheck reads the rest as plain text: every URL there is still reported, so depth can never
+hide a link, but its kind, link text and footnote context may be wrong. Renderers show such
+content, so a reviewer should look at it.
+
+Failing example: a link inside forty nested list items, or inside 3,000 nested `<div>` elements.
+Passing example: a memo whose lists and quotes nest a few levels deep.""", _never, origin="citecheck.engine")
+
+META_RULES = (INTERNAL_ERROR, INVALID_DIRECTIVE, SUPPRESSION_REASON, UNREADABLE_INPUT, SPECIAL_FILE, TOO_DEEP)

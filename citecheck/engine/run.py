@@ -56,6 +56,10 @@ class Engine:
         return Finding(loc.path, loc.line, loc.column, rule.spec.id, rule.spec.name, severity, hit.message,
                        hit.url, hit.evidence, hit.fix, section)
 
+    def meta_active(self, rule_id: str) -> bool:
+        """Whether the configuration keeps engine rule `rule_id` (E000 always runs)."""
+        return rule_id in self._meta
+
     def meta(self, rule_id: str, loc: Location, message: str, evidence: str = "") -> Finding:
         rule = self._meta.get(rule_id)
         severity = rule.severity if rule else _default_severity(rule_id)

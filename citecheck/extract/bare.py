@@ -1,7 +1,8 @@
 """The bare-URL matcher shared by Markdown prose, HTML text, plain text and the write gate.
 
-Finds scheme URLs, `www.` hosts, schemeless `domain.tld/path` strings and defanged forms
-(`hxxps://`, `example[.]com`). Trailing punctuation is trimmed the way GitHub's autolink
+Finds scheme URLs, `www.` hosts, schemeless `domain.tld/path` strings, defanged forms
+(`hxxps://`, `example[.]com`) and e-mail addresses (`ir@acme.com`, reported as `mailto:`, as
+GitHub's autolink extension links them). Trailing punctuation is trimmed the way GitHub's autolink
 extension does it, so `(see https://a.b/c).` yields `https://a.b/c`.
 """
 from __future__ import annotations
@@ -24,7 +25,8 @@ _SCHEME_RE = re.compile(
 # A host never starts right after a word character, a dot, or a closing bracket: besides being
 # right, this keeps every pattern linear (no restart inside a long `a[.]a[.]a…` run).
 _PROTO_RELATIVE_RE = re.compile(r"(?<![\w:/\])}])//(?:" + _LABEL + _DOT + r")+[a-z]{2,}(?:[/:?#]" + _PATH_CHARS + r"*)?", re.IGNORECASE)
-_WWW_RE = re.compile(r"(?<![\w./@\])}-])www\d{0,3}" + _DOT + r"(?:" + _LABEL + _DOT + r")*[a-z]{2,63}(?:[/:?#]" + _PATH_CHARS + r"*)?", re.IGNORECASE)
+# `_www.acme.com_` is a link on GitHub: an underscore (not another word character) may come before.
+_WWW_RE = re.compile(r"(?<![^\W_]|[./@\])}-])www\d{0,3}" + _DOT + r"(?:" + _LABEL + _DOT + r")*[a-z]{2,63}(?:[/:?#]" + _PATH_CHARS + r"*)?", re.IGNORECASE)
 _DOMAIN_RE = re.compile(
     r"(?<![\w./@:\])}-])(?:" + _LABEL + _DOT + r")+(?P<tld>[a-z]{2,63})(?P<rest>/" + _PATH_CHARS + r"*)",
     re.IGNORECASE,
@@ -37,7 +39,15 @@ _DEFANGED_HOST_RE = re.compile(
 # run of characters its look-behind refuses, or at `h**p`, the one scheme with others in it.
 _SCHEME_RUN = re.compile(r"[\w@+.-]*")
 _STARRED_SCHEME = re.compile(r"s?p\*\*h", re.IGNORECASE)
+_LETTER_RUN = re.compile(r"[A-Za-z]*")
+_WEB_SCHEMES = ("ptth", "sptth", "ptf")  # reversed, as `before` is
+_WEB_SCHEME_RE = re.compile(r"(?P<scheme>(?:https?|ftp)://)" + _PATH_CHARS + "+", re.IGNORECASE)
 _SCHEME_MAX = 32  # the longest scheme; a longer run is cut where the look-behind fails, as it must
+# An e-mail address as cmark-gfm's autolink extension reads one: ASCII local part, a domain of at
+# least two labels not ending in `-` or `_`. Matched forward from each `@`, the local part walked
+# back over at most 256 characters (a regex tried at every character of a long word is quadratic).
+_EMAIL_DOMAIN = re.compile(r"@[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)+")
+_EMAIL_LOCAL = re.compile(r"[A-Za-z0-9.+_-]{1,256}")
 _FANG = [("[.]", "."), ("(.)", "."), ("{.}", "."), ("[dot]", "."), ("(dot)", "."), ("[:]", ":")]
 _TRAILING = ".,;:!?*_~'\""
 _TRIMMABLE = frozenset(_TRAILING + ")]};")
@@ -48,7 +58,7 @@ class BareMatch:
     start: int  # offset in the scanned text
     raw: str  # as written
     url: str  # refanged, with a scheme when one could be inferred
-    kind: str  # bare | www | domain | defanged
+    kind: str  # bare | www | domain | defanged | email
 
 
 def refang(raw: str) -> str:
@@ -128,7 +138,8 @@ def find_urls(text: str) -> Iterator[BareMatch]:
     for scan, kind, hint in _PASSES:
         if not hint(text):
             continue
-        claimed = [match for m in scan(text) if (match := _candidate(m, kind))]
+        claimed = (list(_emails(text)) if kind == "email" else
+                   [match for m in scan(text) if (match := _candidate(m, kind))])
         if claimed:
             found.extend(claimed)
             text = _blank(text, claimed)
@@ -158,7 +169,31 @@ def _scheme_at(text: str, pos: int, end: int) -> re.Match[str] | None:
     if starred and (m := _SCHEME_RE.match(text, end - starred.end())):
         return m
     run = _SCHEME_RUN.match(before)  # never None: the run may be empty
-    return _SCHEME_RE.match(text, end - (run.end() if run else 0))
+    m = _SCHEME_RE.match(text, end - (run.end() if run else 0))
+    if m is None:  # GitHub links `see_https://…`, `1https://…`: only a letter before the scheme stops it
+        letters = _LETTER_RUN.match(before)
+        if letters and before[:letters.end()].lower() in _WEB_SCHEMES:
+            m = _WEB_SCHEME_RE.match(text, end - letters.end())
+    return m
+
+
+def _emails(text: str) -> Iterator[BareMatch]:
+    """Every `local@domain.tld`, left to right; one step back and one forward per `@`: linear."""
+    pos = taken = 0
+    while (at := text.find("@", pos)) >= 0:
+        pos = at + 1
+        local = _EMAIL_LOCAL.match(text[max(taken, at - 256):at][::-1])
+        domain = _EMAIL_DOMAIN.match(text, at)
+        if not (local and domain) or text.startswith("@", domain.end()):  # a@b.c@d.e: the last `@` is it
+            continue
+        end = domain.end()
+        while text[end - 1] == ".":
+            end -= 1
+        if text[end - 1] in "-_" or "." not in text[at:end]:
+            continue
+        start = at - local.end()
+        yield BareMatch(start, text[start:end], "mailto:" + text[start:end], "email")
+        pos = taken = end
 
 
 def _candidate(m: re.Match[str], kind: str) -> BareMatch | None:
@@ -202,4 +237,5 @@ _PASSES: tuple[tuple[Callable[[str], Iterator[re.Match[str]]], str, Callable[[st
     (_WWW_RE.finditer, "www", _has_www),
     (_DEFANGED_HOST_RE.finditer, "defanged", _has_defang),
     (_DOMAIN_RE.finditer, "domain", lambda text: "/" in text),
+    (_DOMAIN_RE.finditer, "email", lambda text: "@" in text),  # the scan is `_emails`
 )

@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from lxml import etree, html
 
+from citecheck.extract import htmlfrag
 from citecheck.extract import markers as marker_scan
 from citecheck.extract.bare import find_urls
 from citecheck.extract.htmlfrag import HtmlLink, TagMatcher, element_links, source_line, text_of
@@ -17,7 +18,7 @@ from citecheck.extract.positions import LineIndex
 from citecheck.models import Document, Heading, Link, LinkKind, Location, Marker, TextSpan
 
 _MARKER_TAGS = ("needs-source", "insufficient-data", "needs-deeper-grounding")
-_PARSER = html.HTMLParser(encoding="utf-8")
+_PARSER = html.HTMLParser(encoding="utf-8", huge_tree=True)  # depth to libxml2's 2048 levels, not 256
 _Loc = Callable[[int], Location]
 
 
@@ -46,7 +47,9 @@ def extract_html(path: str, text: str) -> Document:
 
     headings = _headings(root, scan, index, loc)
     sections = _Sections(headings)
-    links = [_html_link(item, text, index, loc, sections) for item in element_links(root, scan)]
+    deep = htmlfrag.too_deep(_PARSER)  # past it lxml dropped the rest: read the links from the scanned tags
+    items = htmlfrag.scanned_links(scan, text) if deep else element_links(root, scan)
+    links = [_html_link(item, text, index, loc, sections) for item in items]
     spans: list[TextSpan] = []
     marks = _marker_elements(root, scan, loc, sections)
     for run in scan.runs:
@@ -56,7 +59,8 @@ def extract_html(path: str, text: str) -> Document:
     comments = [(raw, index.position(offset)[0]) for offset, raw in scan.comments]
     return Document(path=path, text=text, format="html", links=tuple(links), markers=tuple(marks),
                     spans=tuple(spans), headings=tuple(h for _, h in headings),
-                    directives=marker_scan.directives(path, comments, text.split("\n")))
+                    directives=marker_scan.directives(path, comments, text.split("\n")),
+                    too_deep=(Location(path, deep, 1),) if deep else ())
 
 
 def _html_link(item: HtmlLink, text: str, index: LineIndex, loc: _Loc, sections: _Sections) -> Link:

@@ -16,6 +16,7 @@ URL_ATTRS = ("href", "src", "cite", "srcset")
 _TAG_ATTRS = {"object": ("data",), "video": ("poster",), "form": ("action",)}
 _HINTS = ("href", "src", "cite", "data", "poster", "action")
 _ORIGIN_ONLY = {"dns-prefetch", "preconnect"}  # <link rel=…> naming an origin to warm up, not a resource
+PARSER = html.HTMLParser(huge_tree=True)  # depth to libxml2's 2048 levels instead of 256
 
 
 @dataclass(frozen=True)
@@ -31,17 +32,52 @@ class HtmlLink:
 
 def html_fragment_links(content: str) -> list[HtmlLink]:
     """Every URL attribute in an HTML fragment (a Markdown html_block or html_inline)."""
+    return html_fragment(content)[0]
+
+
+def html_fragment(content: str) -> tuple[list[HtmlLink], int]:
+    """(links, line of the fragment where it nests too deep for lxml, or 0).
+
+    Past libxml2's depth limit lxml drops the rest of the tree; the links are then read from the
+    start tags as scanned (`scanned_links`), which knows no depth, so none is hidden.
+    """
     lowered = content.lower()
     if not any(hint in lowered for hint in _HINTS):
-        return []
+        return [], 0
     try:
-        root = html.fragment_fromstring(content, create_parent="div")
+        root = html.fragment_fromstring(content, create_parent="div", parser=PARSER)
     except (etree.ParserError, ValueError):
-        return []
+        return [], 0
+    scan = scan_html(content)
+    deep = too_deep(PARSER)
+    if deep:
+        return scanned_links(scan, content), deep
     # An attribute left open at the end (`<img src=`) makes lxml read its own closing markup as
     # the value (`</body`): a value whose start tag was not found and that is not in the text at
     # all was never written, so it is no link.
-    return [link for link in element_links(root, scan_html(content)) if link.offset >= 0 or link.raw in content]
+    return [link for link in element_links(root, scan) if link.offset >= 0 or link.raw in content], 0
+
+
+def too_deep(parser: etree.HTMLParser) -> int:
+    """The line where the last parse stopped at libxml2's depth limit, or 0."""
+    return next((max(e.line, 1) for e in parser.error_log if "Excessive depth" in e.message), 0)
+
+
+def scanned_links(scan: Scan, content: str) -> list[HtmlLink]:
+    """Every URL attribute of every scanned start tag (no anchor text: the tree is not known)."""
+    found: list[HtmlLink] = []
+    for tag in scan.tags:
+        for attr in URL_ATTRS + _TAG_ATTRS.get(tag.name, ()):
+            value = tag.attr(attr)
+            if value is None or not value.value.strip():
+                continue
+            line = content.count("\n", 0, value.offset) + 1
+            for start, piece in _srcset(value.raw) if attr == "srcset" else [(0, value.raw)]:
+                lead = len(piece) - len(piece.lstrip())
+                url = std_unescape(piece).strip()
+                if url:
+                    found.append(HtmlLink(url, piece.strip(), value.offset + start + lead, "", tag.name, line))
+    return found
 
 
 def element_links(root: etree._Element, scan: Scan) -> Iterator[HtmlLink]:

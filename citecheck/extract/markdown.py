@@ -13,6 +13,7 @@ from typing import Any
 from markdown_it.token import Token
 
 from citecheck.extract import markers as marker_scan
+from citecheck.extract.deep import past_limit, skipped_runs
 from citecheck.extract.frontmatter import parse_front_matter
 from citecheck.extract.mdinline import InlineScan, scan_inline, scan_raw
 from citecheck.extract.mdparse import build_parser, parse
@@ -36,6 +37,7 @@ class _Walk:
     footnotes: list[FootnoteRef] = field(default_factory=list)
     html_chunks: list[tuple[str, int]] = field(default_factory=list)
     front: dict[str, Any] = field(default_factory=dict)
+    too_deep: list[Location] = field(default_factory=list)
     section: str = ""
     footnote: str = ""
     heading: int = 0
@@ -53,6 +55,8 @@ def extract_markdown(path: str, text: str) -> Document:
     tokens, _env = parse(_MD, text)
     for tok in tokens:
         _token(walk, tok)
+    if past_limit(tokens):
+        _too_deep(walk, tokens)
     links = sorted(walk.links, key=lambda link: (link.location.line, link.location.column))
     if "\x00" in text:
         links = [_as_written(link, lines) for link in links]
@@ -60,6 +64,7 @@ def extract_markdown(path: str, text: str) -> Document:
         path=path, text=text, format="markdown", links=tuple(links), markers=tuple(walk.markers),
         spans=tuple(walk.spans), headings=tuple(walk.headings), footnotes=tuple(walk.footnotes),
         directives=marker_scan.directives(path, walk.html_chunks, lines), front_matter=walk.front,
+        too_deep=tuple(walk.too_deep),
     )
 
 
@@ -116,6 +121,7 @@ def _inline(walk: _Walk, tok: Token) -> None:
 
 def _record(walk: _Walk, found: InlineScan, in_heading: bool) -> None:
     """Turn what one inline token yielded into Links, Markers and FootnoteRefs."""
+    walk.too_deep.extend(walk.loc(*position) for position in found.too_deep)
     for item in found.links:
         kind = _footnote_kind(item.kind) if walk.footnote else item.kind
         walk.links.append(Link(item.url, walk.loc(*item.position), kind, item.text, item.in_code, item.raw,
@@ -125,6 +131,14 @@ def _record(walk: _Walk, found: InlineScan, in_heading: bool) -> None:
     for label, position in found.footnote_refs:
         walk.footnotes.append(FootnoteRef(label, walk.loc(*position), False))
     walk.html_chunks.extend(found.html_chunks)
+
+
+def _too_deep(walk: _Walk, tokens: list[Token]) -> None:
+    """Lines the parser skipped past its nesting limit: scanned as plain text (see `deep`)."""
+    for first, end in skipped_runs(tokens, walk.lines):
+        content = "\n".join(walk.lines[first:end])
+        _record(walk, scan_raw(content, ContentMap(content, walk.lines, first)), False)
+        walk.too_deep.append(walk.loc(first + 1, 1))
 
 
 def _footnote_kind(kind: LinkKind) -> LinkKind:

@@ -18,7 +18,8 @@ from citecheck.extract.bare import find_urls
 from citecheck.extract.positions import Position
 from citecheck.models import LinkKind
 
-BARE_KINDS = {"bare": LinkKind.BARE, "www": LinkKind.WWW, "domain": LinkKind.DOMAIN, "defanged": LinkKind.DEFANGED}
+BARE_KINDS = {"bare": LinkKind.BARE, "www": LinkKind.WWW, "domain": LinkKind.DOMAIN, "defanged": LinkKind.DEFANGED,
+              "email": LinkKind.EMAIL}
 Range = tuple[int, int]
 
 
@@ -50,6 +51,7 @@ class InlineScan:
     markers: list[FoundMarker] = field(default_factory=list)
     footnote_refs: list[tuple[str, Position]] = field(default_factory=list)
     html_chunks: list[tuple[str, int]] = field(default_factory=list)
+    too_deep: list[Position] = field(default_factory=list)  # HTML nested past lxml's depth limit
 
 
 def scan_inline(tok: Token, where: Mapper) -> InlineScan:
@@ -140,10 +142,13 @@ def _unescape_markdown(text: str) -> str:
 
 
 def _html_chunk(out: InlineScan, chunk: str, base: int, where: Mapper) -> None:
-    from citecheck.extract.htmlfrag import html_fragment_links  # lxml: only for memos with raw HTML
+    from citecheck.extract.htmlfrag import html_fragment  # lxml: only for memos with raw HTML
 
     out.html_chunks.append((chunk, where.position(base)[0]))
-    for item in html_fragment_links(chunk):
+    items, deep = html_fragment(chunk)
+    if deep:
+        out.too_deep.append(where.position(base))
+    for item in items:
         offset = item.offset if item.offset >= 0 else max(chunk.find(item.raw), 0)
         position = where.position(base + offset)
         out.links.append(FoundLink(item.url, item.raw, position, LinkKind.HTML, item.text, item.in_code))

@@ -28,6 +28,8 @@ from markdown_it.token import Token
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
+from citecheck.extract.deep import MAX_NESTING
+
 InlineRule = Callable[[StateInline, bool], bool]
 BlockRule = Callable[[StateBlock, int, int, bool], bool]
 
@@ -40,7 +42,8 @@ _SPACE = " \t\n"
 
 def build_parser() -> MarkdownIt:
     """CommonMark + GFM tables, front matter and footnotes, with position-recording rules."""
-    md = MarkdownIt("commonmark", {"html": True, "store_labels": True, "inline_definitions": True})
+    md = MarkdownIt("commonmark", {"html": True, "store_labels": True, "inline_definitions": True,
+                                   "maxNesting": MAX_NESTING})
     md.enable(["table", "strikethrough"])
     md.normalizeLink = _keep  # type: ignore[method-assign,assignment]
     md.normalizeLinkText = _keep  # type: ignore[method-assign,assignment]

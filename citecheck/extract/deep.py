@@ -1,0 +1,40 @@
+"""Markdown nested past the parser's limit: still scanned for URLs, and the place reported.
+
+markdown-it stops building tokens at `maxNesting` levels (a blockquote in a list in a blockquote…
+counts each container) and skips the rest of the innermost container, so a link twenty
+blockquotes deep made no token at all. The limit stays (it bounds the parser's recursion and
+work), but every source line that no leaf token covers and that holds more than container
+markers is scanned as plain text for URLs, and reported as too deep (`E005`).
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from markdown_it.token import Token
+
+MAX_NESTING = 64  # container levels markdown-it builds tokens for: 32 nested lists, 64 blockquotes
+_MARKERS = re.compile(r"[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])(?=[ \t]|$)[ \t>]*)*")
+
+
+def past_limit(tokens: Sequence[Token]) -> bool:
+    """Whether any container reached the nesting limit (so content may have been skipped)."""
+    return any(token.level >= MAX_NESTING - 1 for token in tokens)
+
+
+def skipped_runs(tokens: Sequence[Token], lines: Sequence[str]) -> list[tuple[int, int]]:
+    """(first, end) 0-based line ranges with content that no leaf token covers."""
+    covered = bytearray(len(lines))
+    for token in tokens:
+        if token.nesting == 0 and token.map:
+            first, last = token.map
+            covered[first:last] = b"\x01" * (min(last, len(lines)) - first)
+    runs: list[tuple[int, int]] = []
+    for number, line in enumerate(lines):
+        if covered[number] or len(_MARKERS.match(line).group(0)) == len(line):  # type: ignore[union-attr]
+            continue
+        if runs and runs[-1][1] == number:
+            runs[-1] = (runs[-1][0], number + 1)
+        else:
+            runs.append((number, number + 1))
+    return runs
