@@ -119,7 +119,7 @@ class Document:
     footnotes: tuple[FootnoteRef, ...] = ()
     directives: tuple[Directive, ...] = ()
     front_matter: Mapping[str, Any] = field(default_factory=dict)
-    # where the structure nests past a parser's limit: the content there was scanned as plain text
+    # where the structure goes beyond a parser limit (depth, paragraph size): content there was read as text
     too_deep: tuple[Location, ...] = ()
 
     @property

@@ -67,13 +67,13 @@ Failing example: `mkfifo memos/live.md; citecheck audit memos/`.
 Passing example: `memos/` holds regular files only.""", _never, origin="citecheck.engine")
 
 TOO_DEEP = RuleSpec(
-    "E005", "structure-too-deep", "engine", Severity.WARNING,
-    """Markdown or HTML nests deeper than the parser builds structure for; the content was still scanned.
+    "E005", "parser-limit", "engine", Severity.WARNING,
+    """Markdown or HTML beyond a parser limit (nesting depth, paragraph size); the content was still scanned.
 
-Parsers bound their work with a nesting limit (64 Markdown containers, 2,048 HTML elements). Past
-it, citecheck reads the rest as plain text: every URL there is still reported, so depth can never
-hide a link, but its kind, link text and footnote context may be wrong. Renderers show such
-content, so a reviewer should look at it.
+Parsers bound their work: 64 nested Markdown containers, 2,048 nested HTML elements, 256 KiB of
+text in one paragraph. Past a limit, citecheck reads the content as plain text: every URL there is
+still reported, so no structure can hide a link, but its kind, link text, code flag and footnote
+context may be wrong. Renderers show such content, so a reviewer should look at it.
 
 Failing example: a link inside forty nested list items, or inside 3,000 nested `<div>` elements.
 Passing example: a memo whose lists and quotes nest a few levels deep.""", _never, origin="citecheck.engine")

@@ -1,10 +1,11 @@
-"""Markdown nested past the parser's limit: still scanned for URLs, and the place reported.
+"""Markdown past the parser's limits: still scanned for URLs, and the place reported.
 
 markdown-it stops building tokens at `maxNesting` levels (a blockquote in a list in a blockquote…
 counts each container) and skips the rest of the innermost container, so a link twenty
 blockquotes deep made no token at all. The limit stays (it bounds the parser's recursion and
 work), but every source line that no leaf token covers and that holds more than container
-markers is scanned as plain text for URLs, and reported as too deep (`E005`).
+markers is scanned as plain text for URLs, and reported (`E005`). A paragraph above `MAX_INLINE`
+is likewise read as text (`mdparse._inline_where_needed`).
 """
 from __future__ import annotations
 
@@ -14,6 +15,9 @@ from collections.abc import Sequence
 from markdown_it.token import Token
 
 MAX_NESTING = 64  # container levels markdown-it builds tokens for: 32 nested lists, 64 blockquotes
+# A paragraph longer than this is not parsed for inline structure: markdown-it's tokens cost about
+# 200 times the text (20 MiB of `a` code spans took 4.9 GB). Its text is scanned whole for URLs.
+MAX_INLINE = 256 * 1024
 _MARKERS = re.compile(r"[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])(?=[ \t]|$)[ \t>]*)*")
 
 

@@ -6,6 +6,7 @@ source text, and a `Mapper` turns it into a (line, column) of the source as writ
 from __future__ import annotations
 
 import html
+from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -51,12 +52,14 @@ class InlineScan:
     markers: list[FoundMarker] = field(default_factory=list)
     footnote_refs: list[tuple[str, Position]] = field(default_factory=list)
     html_chunks: list[tuple[str, int]] = field(default_factory=list)
-    too_deep: list[Position] = field(default_factory=list)  # HTML nested past lxml's depth limit
+    too_deep: list[Position] = field(default_factory=list)  # past a parser limit (HTML depth, paragraph size)
 
 
 def scan_inline(tok: Token, where: Mapper) -> InlineScan:
     """Links (by recorded range), then bare URLs and markers in the prose around them."""
     out, content, children = InlineScan(), tok.content, tok.children or []
+    if tok.meta.get("too_large"):  # not parsed (see `mdparse`): the whole text is scanned below
+        out.too_deep.append(where.position(0))
     blank: list[Range] = []
     code: list[Range] = []
     links: list[Range] = []
@@ -76,11 +79,29 @@ def scan_inline(tok: Token, where: Mapper) -> InlineScan:
         elif child.type == "footnote_ref":
             blank.append(src)
             out.footnote_refs.append((str(child.meta.get("label", "")), where.position(src[0])))
-    code = [c for c in code if not any(s <= c[0] and c[1] <= e for s, e in links)]
+    code = _outside(code, links)
     _prose(out, _mask(content, blank + code), 0, where, False, _unescape_markdown)
     for start, end in code:
         _prose(out, content[start:end], start, where, True, None)
     return out
+
+
+def _outside(ranges: list[Range], covers: list[Range]) -> list[Range]:
+    """The ranges not inside any of `covers` (code spans in link text are the link's), by bisection
+    on the union of `covers`: linear, where testing every pair was quadratic in a paragraph of both."""
+    union: list[list[int]] = []
+    for start, end in sorted(covers):
+        if union and start <= union[-1][1]:
+            union[-1][1] = max(union[-1][1], end)
+        else:
+            union.append([start, end])
+    starts = [start for start, _ in union]
+    kept = []
+    for start, end in ranges:
+        k = bisect_right(starts, start) - 1
+        if k < 0 or end > union[k][1]:
+            kept.append((start, end))
+    return kept
 
 
 def scan_raw(content: str, where: Mapper, in_code: bool = False, html: bool = False) -> InlineScan:
@@ -109,7 +130,8 @@ def _link(out: InlineScan, children: list[Token], i: int, content: str, where: M
 
 def _link_text(children: list[Token], i: int) -> str:
     parts, depth = [], 0
-    for child in children[i + 1:]:
+    for j in range(i + 1, len(children)):  # by index: a slice copied per link made many links quadratic
+        child = children[j]
         if child.type == "link_close" and depth == 0:
             break
         depth += {"link_open": 1, "link_close": -1}.get(child.type, 0)

@@ -28,7 +28,7 @@ from markdown_it.token import Token
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
-from citecheck.extract.deep import MAX_NESTING
+from citecheck.extract.deep import MAX_INLINE, MAX_NESTING
 
 InlineRule = Callable[[StateInline, bool], bool]
 BlockRule = Callable[[StateBlock, int, int, bool], bool]
@@ -62,13 +62,16 @@ def build_parser() -> MarkdownIt:
 def _inline_where_needed(state: StateCore) -> None:
     """markdown-it's inline stage, skipped for text with no `[`, `<` or backtick: nothing in it can
     be a link, image, autolink, code span, raw HTML or footnote reference, and citecheck reads bare
-    URLs and markers from the source itself, not from the inline tokens."""
+    URLs and markers from the source itself, not from the inline tokens. Skipped too for a paragraph
+    above `MAX_INLINE`, whose text is then scanned whole for URLs (see `deep`)."""
     for token in state.tokens:
         if token.type == "inline":
             if token.children is None:
                 token.children = []
             content = token.content
-            if "[" in content or "<" in content or "`" in content:
+            if len(content) > MAX_INLINE:  # tokens cost ~200x the text: a huge paragraph is read as text
+                token.meta["too_large"] = True
+            elif "[" in content or "<" in content or "`" in content:
                 state.md.inline.parse(content, state.md, state.env, token.children)
 
 

@@ -1,0 +1,141 @@
+"""Linear work, bounded memory: adversarial inputs grown 2x, 4x and 8x cost at most proportionally more.
+
+The work is counted, not timed: every Python and C function call made while extracting (a
+`sys.setprofile` hook), so a loop that rescans what it already saw shows up as calls growing with
+the square of the input whatever the machine's load. Memory is tracemalloc's peak. Each case is
+one of the issue's findings (many links in one paragraph, runs of unmatched `[` in `write`,
+backtick pairs, deep nesting) or a loader's hostile input.
+"""
+from __future__ import annotations
+
+import json
+import sys
+import tracemalloc
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from citecheck.extract.corpus import load_corpus_text
+from citecheck.extract.html import extract_html
+from citecheck.extract.markdown import extract_markdown
+from citecheck.extract.mdinline import scan_inline
+from citecheck.extract.mdparse import build_parser
+from citecheck.safeload import load_yaml
+from citecheck.write.corpusindex import CorpusIndex
+from citecheck.write.gate import transform
+
+SIZES = (1, 2, 4, 8)
+SLACK = 1.25  # constant costs (imports warmed, parser set-up) make small inputs relatively dearer
+INDEX = CorpusIndex(None)
+
+
+def calls(run: Callable[[], Any]) -> int:
+    count = 0
+
+    def hook(frame: Any, event: str, arg: Any) -> None:
+        nonlocal count
+        if event in ("call", "c_call"):
+            count += 1
+
+    sys.setprofile(hook)
+    try:
+        run()
+    finally:
+        sys.setprofile(None)
+    return count
+
+
+def peak(run: Callable[[], Any]) -> int:
+    tracemalloc.start()
+    try:
+        run()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def assert_linear(costs: list[int], what: str) -> None:
+    base = costs[0]
+    for size, cost in zip(SIZES, costs, strict=True):
+        assert cost <= base * size * SLACK, f"{what}: {costs} for sizes {SIZES} (x{size}: {cost / base:.2f})"
+
+
+def _md(text: str) -> Callable[[], Any]:
+    return lambda: extract_markdown("memo.md", text)
+
+
+CASES: dict[str, Callable[[int], Callable[[], Any]]] = {
+    "inline links in one paragraph": lambda n: _md(" ".join(f"[l{i}](https://a{i}.com/x)" for i in range(500 * n))),
+    "bare URLs in one paragraph": lambda n: _md(" ".join(f"https://a{i}.com/x" for i in range(500 * n))),
+    "autolinks and code spans": lambda n: _md(" ".join(f"<https://a{i}.com> `c{i}`" for i in range(300 * n))),
+    "unmatched [ runs": lambda n: _md("[" * (4000 * n) + " https://a.com/x\n"),
+    "emphasis runs": lambda n: _md("*_" * (2000 * n) + "https://a.com/x" + "_*" * (2000 * n)),
+    "e-mail-ish words": lambda n: _md("a@" * (3000 * n) + "b.com"),
+    "deep blockquotes": lambda n: _md(">" * (300 * n) + " [x](https://a.com/q)\n"),
+    "deep lists": lambda n: _md("- " * (40 * n) + "[x](https://a.com/q)\n" + "  " * (40 * n) + "more\n"),
+    "nested html": lambda n: _md("<div>" * (500 * n) + '<a href="https://a.com/h">x</a>' + "</div>" * (500 * n)),
+    "html memo anchors": lambda n: lambda: extract_html("m.html", "<p>" + "".join(
+        f'<a href="https://a{i}.com/">x{i}</a> ' for i in range(300 * n)) + "</p>"),
+    "write: unmatched [ runs": lambda n: lambda: transform("[" * (2000 * n) + " text\n", INDEX),
+    "write: many URLs in one paragraph": lambda n: lambda: transform(
+        " ".join(f"see https://a{i}.com/x and [t](https://b{i}.org)" for i in range(100 * n)), INDEX),
+    "yaml: many aliases": lambda n: lambda: load_yaml(
+        "base: &b {a: 1}\nlist:\n" + "".join("  - *b\n" for _ in range(1000 * n))),
+    "json corpus": lambda n: lambda: load_corpus_text("c.json", json.dumps(
+        [{"id": f"src-{i:03d}", "url": f"https://a{i}.com/", "title": "t" * 50} for i in range(300 * n)])),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_work_grows_linearly(case: str) -> None:
+    CASES[case](1)()  # warm imports and caches
+    assert_linear([calls(CASES[case](size)) for size in SIZES], case)
+
+
+def test_each_inline_child_is_visited_a_bounded_number_of_times() -> None:
+    """The calls hook cannot see a slice copied per link (`children[i + 1:]` was quadratic): count
+    the children handed out instead."""
+    md = build_parser()
+
+    class Counted(list):  # type: ignore[type-arg]
+        served = 0
+
+        def __getitem__(self, key: Any) -> Any:
+            item = super().__getitem__(key)
+            Counted.served += len(item) if isinstance(key, slice) else 1
+            return item
+
+        def __iter__(self) -> Any:
+            for item in super().__iter__():
+                Counted.served += 1
+                yield item
+
+    served = []
+    for size in SIZES:
+        text = " ".join(f"[l{i}](https://a{i}.com/x)" for i in range(500 * size))
+        token = next(t for t in md.parse(text, {}) if t.type == "inline")
+        token.children = Counted(token.children or [])
+        Counted.served = 0
+        scan_inline(token, _Flat())
+        served.append(Counted.served)
+    assert_linear(served, "children served to scan_inline")
+
+
+class _Flat:
+    def position(self, offset: int) -> tuple[int, int]:
+        return 1, offset + 1
+
+
+@pytest.mark.parametrize("text, multiple", [
+    ("`a` " * 262_144, 8),  # the issue's backtick pairs: 1 MiB here (it was 230x the input)
+    ("https://a.com/x " * 65_536, 60),
+    ("see [x](https://a.com/x)\n\n" * 20_000, 700),  # small blocks: markdown-it's tokens dominate
+])
+def test_memory_is_a_bounded_multiple_of_the_input(text: str, multiple: int) -> None:
+    used = peak(_md(text))
+    assert used <= multiple * len(text), f"peak {used / len(text):.0f}x the input"
+
+
+def test_memory_grows_linearly_with_small_blocks() -> None:
+    assert_linear([peak(_md("- [x](https://a.com/x)\n" * (2000 * size))) for size in SIZES], "list items")
