@@ -215,3 +215,13 @@ def test_a_byte_order_mark_with_broken_text_is_one_line(tmp_path: Path) -> None:
 
 if sys.platform == "win32":  # pragma: no cover
     pytestmark = pytest.mark.skip("POSIX paths")
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_CORPORA))
+def test_a_hostile_corpus_stops_curate_before_anything_is_written(tmp_path: Path, name: str) -> None:
+    corpus, runs, master = tmp_path / "c.json", tmp_path / "run.md", tmp_path / "master.json"
+    corpus.write_text(HOSTILE_CORPORA[name], encoding="utf-8")
+    runs.write_text("See https://good.org/a\n", encoding="utf-8")
+    code, out = run("curate", str(runs), "-o", str(master), "--offline", "--corpus-out", str(corpus))
+    assert code == 2 and not master.exists()
+    one_line_error(out, corpus)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Any
 
@@ -14,7 +15,7 @@ from citecheck.curate import csv_report, gather, judge, markdown_report, ranked
 from citecheck.engine.registry import build_registry
 from citecheck.engine.run import Engine
 from citecheck.engine.select import resolve
-from citecheck.extract import DEFAULT_INCLUDE
+from citecheck.extract import DEFAULT_INCLUDE, load_corpus
 
 
 @click.command()
@@ -38,6 +39,8 @@ def command(runs: tuple[str, ...], output: str, report_path: str | None, csv_pat
       citecheck curate runs/2026-11-* -o master.json --report master.md --csv master.csv
     """
     config = build_config(config_path, select, ignore, rule_dirs, **fetch)
+    if corpus_out and os.path.exists(corpus_out):  # a corpus that cannot be extended fails before any output
+        load_corpus(corpus_out, config.max_file_size)
     registry = build_registry(config.packs)
     engine = Engine(resolve(registry, config))
     entries = gather(runs, config.include or DEFAULT_INCLUDE, config.exclude, config.max_file_size)
