@@ -22,7 +22,7 @@ from citecheck.extract.markdown import extract_markdown
 from citecheck.extract.mdinline import scan_inline
 from citecheck.extract.mdparse import build_parser
 from citecheck.safeload import load_yaml
-from citecheck.write.corpusindex import CorpusIndex
+from citecheck.urltext.corpusindex import CorpusIndex
 from citecheck.write.gate import transform
 
 SIZES = (1, 2, 4, 8)
