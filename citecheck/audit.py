@@ -186,8 +186,8 @@ def judge(inputs: Inputs, config: Config, registry: Registry, *, pages: Mapping[
     suppressed: list[Finding] = []
     for doc, doc_findings in zip(inputs.documents, per_doc, strict=True):
         doc_findings += from_worker.get(doc.path, [])
-        doc_findings += [engine.meta("E005", where, "structure beyond a parser limit (nesting depth or paragraph "
-                                     "size); the content there was scanned as plain text") for where in doc.too_deep
+        doc_findings += [engine.meta("E005", where, "structure beyond a parser limit (nesting depth, paragraph or "
+                                     "document size); the content there was scanned as plain text") for where in doc.too_deep
                          if engine.meta_active("E005")]
         kept, hidden = engine.apply_directives(doc, doc_findings, registry.rules)
         findings += kept

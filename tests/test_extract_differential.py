@@ -158,3 +158,15 @@ def test_an_html_memo_past_lxmls_depth_keeps_its_links() -> None:
     page = "<html><body>" + "<div>" * 3000 + '<a href="https://deep.example.org/h">x</a>' + "</div>" * 3000
     document = extract_html("deep.html", page + "</body></html>")
     assert [link.url for link in document.links] == ["https://deep.example.org/h"] and document.too_deep
+
+
+def test_a_document_above_the_structured_limit_is_read_as_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    import citecheck.extract.markdown as markdown
+
+    text = "---\ntitle: x\n---\n" + "- [x](https://a.com/x) and _www.b.com_\n" * 50
+    assert len(extract_markdown("big.md", text).links) == 100
+    monkeypatch.setattr(markdown, "MAX_STRUCTURED", 1000)
+    document = markdown.extract_markdown("big.md", text)
+    assert {link.url for link in document.links} == {"https://a.com/x", "http://www.b.com"}
+    assert len(document.links) == 100 and [where.line for where in document.too_deep] == [1]
+    assert document.format == "markdown"

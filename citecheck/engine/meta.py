@@ -68,10 +68,10 @@ Passing example: `memos/` holds regular files only.""", _never, origin="citechec
 
 TOO_DEEP = RuleSpec(
     "E005", "parser-limit", "engine", Severity.WARNING,
-    """Markdown or HTML beyond a parser limit (nesting depth, paragraph size); the content was still scanned.
+    """Markdown or HTML beyond a parser limit (nesting depth, paragraph or document size); content still scanned.
 
 Parsers bound their work: 64 nested Markdown containers, 2,048 nested HTML elements, 256 KiB of
-text in one paragraph. Past a limit, citecheck reads the content as plain text: every URL there is
+text in one Markdown paragraph, 4 MiB of Markdown in one file. Past a limit, citecheck reads the content as plain text: every URL there is
 still reported, so no structure can hide a link, but its kind, link text, code flag and footnote
 context may be wrong. Renderers show such content, so a reviewer should look at it.
 

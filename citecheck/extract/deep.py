@@ -5,7 +5,8 @@ counts each container) and skips the rest of the innermost container, so a link 
 blockquotes deep made no token at all. The limit stays (it bounds the parser's recursion and
 work), but every source line that no leaf token covers and that holds more than container
 markers is scanned as plain text for URLs, and reported (`E005`). A paragraph above `MAX_INLINE`
-is likewise read as text (`mdparse._inline_where_needed`).
+is likewise read as text (`mdparse._inline_where_needed`), and so is a whole document above
+`MAX_STRUCTURED` (`markdown.extract_markdown`).
 """
 from __future__ import annotations
 
@@ -18,6 +19,10 @@ MAX_NESTING = 64  # container levels markdown-it builds tokens for: 32 nested li
 # A paragraph longer than this is not parsed for inline structure: markdown-it's tokens cost about
 # 200 times the text (20 MiB of `a` code spans took 4.9 GB). Its text is scanned whole for URLs.
 MAX_INLINE = 256 * 1024
+# A Markdown document longer than this is read as plain text, line by line (every URL is still
+# found; structure, front matter and directives are not read): markdown-it keeps a token object per
+# block, and a document of tiny blocks (one short list item per line) peaks near 500 times its size.
+MAX_STRUCTURED = 4 * 1024 * 1024
 _MARKERS = re.compile(r"[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])(?=[ \t]|$)[ \t>]*)*")
 
 

@@ -13,11 +13,12 @@ from typing import Any
 from markdown_it.token import Token
 
 from citecheck.extract import markers as marker_scan
-from citecheck.extract.deep import past_limit, skipped_runs
+from citecheck.extract.deep import MAX_STRUCTURED, past_limit, skipped_runs
 from citecheck.extract.frontmatter import parse_front_matter
 from citecheck.extract.mdinline import InlineScan, scan_inline, scan_raw
 from citecheck.extract.mdparse import build_parser, parse
 from citecheck.extract.positions import CellMap, ContentMap, LineIndex
+from citecheck.extract.text import extract_text
 from citecheck.models import Document, FootnoteRef, Heading, Link, LinkKind, Location, Marker, TextSpan
 
 _MD = build_parser()
@@ -50,6 +51,8 @@ class _Walk:
 
 def extract_markdown(path: str, text: str) -> Document:
     """Extract links, markers, prose spans, headings, footnotes and front matter from Markdown."""
+    if len(text) > MAX_STRUCTURED:  # markdown-it's tokens would cost hundreds of times the text
+        return replace(extract_text(path, text), format="markdown", too_deep=(Location(path, 1, 1),))
     lines = text.split("\n")
     walk = _Walk(path, text, lines, LineIndex(text))
     tokens, _env = parse(_MD, text)
