@@ -113,3 +113,16 @@ def test_no_rendered_link_leaves_the_corpus(draft: str, hybrid: bool) -> None:
 def test_the_detector_alone_finds_every_rendered_link(draft: str) -> None:
     out = transform(draft, INDEX)
     assert [v.url for v in out.violations if v.kind == "rendered"] == [], out.text
+
+
+def test_a_big_memo_is_rendered_by_markdown_it_in_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
+    from citecheck.errors import CitecheckError
+    from citecheck.write import rendered
+
+    monkeypatch.setattr(rendered, "PIECE", 600)
+    draft = "\n\n".join(f"Paragraph {i} names Amazon.com and evil{i}.ru [src-001]." for i in range(40))
+    memo = transform(draft, INDEX).text
+    assert outside(memo) == [] and "Amazon\\.com" in memo and "evil7\\.ru" in memo
+    assert len(rendered.pieces(memo)) > 3 and "".join(rendered.pieces(memo)).count("Paragraph") == 40
+    with pytest.raises(CitecheckError, match="render check"):
+        transform("word " * 200, INDEX)

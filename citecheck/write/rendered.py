@@ -21,7 +21,7 @@ from lxml import html as lxml_html
 from markdown_it import MarkdownIt
 from mdit_py_plugins.footnote import footnote_plugin
 
-from citecheck.errors import LeakError
+from citecheck.errors import CitecheckError, LeakError
 from citecheck.urltext.corpusindex import CorpusIndex
 from citecheck.urltext.scrub import UNCORPUSED, marker
 
@@ -73,8 +73,37 @@ def links_in_html(page: str, renderer: str) -> list[Rendered]:
 
 
 def rendered_links(text: str) -> list[Rendered]:
-    """Every link either renderer makes of the Markdown `text`."""
-    return links_in_html(render_cmark(text), "cmark-gfm") + links_in_html(render_markdown_it(text), "markdown-it")
+    """Every link either renderer makes of the Markdown `text`.
+
+    cmark-gfm (C, a few times the text in memory) renders the whole memo. markdown-it-py keeps a
+    token object per construct (hundreds of times the text), so a memo above `PIECE` is rendered
+    by it in pieces cut at blank lines: what only markdown-it links (linkify's fuzzy hosts) never
+    spans a blank line, and reference links across pieces are cmark's to see. One paragraph above
+    `PIECE` is refused (exit 2) rather than checked by one renderer only.
+    """
+    found = links_in_html(render_cmark(text), "cmark-gfm")
+    for piece in pieces(text):
+        found += links_in_html(render_markdown_it(piece), "markdown-it")
+    return found
+
+
+PIECE = 1024 * 1024
+
+
+def pieces(text: str) -> list[str]:
+    """`text` whole, or cut at blank lines into runs of at most `PIECE` characters."""
+    if len(text) <= PIECE:
+        return [text]
+    out: list[str] = []
+    for block in text.split("\n\n"):
+        if len(block) > PIECE:
+            raise CitecheckError(f"write: a paragraph of {len(block)} characters is above the {PIECE}-character "
+                                 "limit of the render check; refusing to write the memo")
+        if out and len(out[-1]) + len(block) + 2 <= PIECE:
+            out[-1] += "\n\n" + block
+        else:
+            out.append(block)
+    return out
 
 
 def leaks(text: str, index: CorpusIndex) -> list[Rendered]:
