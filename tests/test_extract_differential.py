@@ -29,7 +29,7 @@ from citecheck.extract.markdown import extract_markdown
 
 REALWORLD = Path(__file__).resolve().parent.parent.parent / "shared" / "realworld"
 EXAMPLES = int(os.environ.get("CITECHECK_HYPOTHESIS_EXAMPLES", "300"))
-PROFILE = settings(max_examples=EXAMPLES, deadline=None, derandomize=bool(os.environ.get("CI")),
+PROFILE = settings(max_examples=EXAMPLES, deadline=None,  # derandomized under CI by conftest's profile
                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
