@@ -175,6 +175,7 @@ class ResultCache:
         summary = dict(entry.get("summary") or {})
         summary["duration_s"] = round(time.perf_counter() - started, 3)
         summary["from_result_cache"] = True
+        summary["from_cache"], summary["fetched_now"] = len(stored), 0  # this run fetched nothing
         return Cached(findings, suppressed, summary)
 
     def _current(self, row: tuple[float, str, str] | None, when: float) -> bool:

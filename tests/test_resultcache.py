@@ -40,7 +40,9 @@ def test_unchanged_reaudit_reuses_the_stored_result(served: Any, tmp_path: Path)
     warm, warm_code = _audit(memo, cache)
     assert warm["summary"]["from_result_cache"] is True and warm_code == code
     assert warm["findings"] == cold["findings"] and _hits(served) == requests  # not even a fetch
-    strip = {"duration_s", "from_result_cache"}
+    assert (warm["summary"]["from_cache"], warm["summary"]["fetched_now"]) == (3, 0)
+    assert (cold["summary"]["from_cache"], cold["summary"]["fetched_now"]) == (0, 3)
+    strip = {"duration_s", "from_result_cache", "from_cache", "fetched_now"}
     assert {k: v for k, v in warm["summary"].items() if k not in strip} == \
         {k: v for k, v in cold["summary"].items() if k not in strip}
 
