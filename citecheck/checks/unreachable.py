@@ -8,9 +8,9 @@ says "no such name" for everything (no network, a broken sandbox) proves nothing
 
 Everything that could be our side or a passing state is a warning that says *unverifiable*, with
 its reason: an uncorroborated resolver failure, a refused, reset or timed-out connection, a failed
-TLS handshake, a 5xx that outlived the retries, and a response whose body never arrived in full
-(the server stalled after its headers, trickled past the timeout, closed short of its
-Content-Length, or sent a body in an encoding that cannot be decoded). Try again later before
+TLS handshake, a 5xx that outlived the retries (unless the page is a bot challenge: H006's), and a
+response whose body never arrived in full (the server stalled after its headers, trickled past the
+timeout, closed short of its Content-Length, or sent a body in an encoding that cannot be decoded). Try again later before
 deleting the citation. When no outside host could be reached at all, the audit says "network
 unavailable" and exits 2 instead (see the README). A page the site's robots.txt does not let
 citecheck fetch (`robots-disallowed`) was never requested: unverifiable too.
@@ -28,7 +28,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from citecheck.checks._page import emit
+from citecheck.checks._page import Lists, emit
+from citecheck.checks.bot_challenge import challenge_markers
+from citecheck.checks.bot_challenge import prepare as challenge_lists
 from citecheck.models import Hit, Outcome, Page
 from citecheck.urls import host_of
 
@@ -39,6 +41,7 @@ ID = "H002"
 NAME = "unreachable"
 STAGE = "page"
 SEVERITY = "error"
+PACK = "bot_challenge"
 DEFAULTS: dict[str, Any] = {"transient": ["unresolved", "refused", "reset", "timeout", "tls", "invalid-response",
                                           "server-error", "robots-disallowed"]}
 OPTIONS = {"transient": "fetch errors reported as unverifiable warnings (a corroborated NXDOMAIN is always dead, "
@@ -73,8 +76,15 @@ def _host(page: Page) -> str:
     return host_of(page.final_url or page.url) or page.url
 
 
-def check(fetched: Fetched, options: Mapping[str, Any]) -> Iterator[Hit]:
+def prepare(options: Mapping[str, Any]) -> Lists:
+    """The challenge markers H006 would see: a challenge served with 503 is H006's, not a server error."""
+    return challenge_lists(options)
+
+
+def check(fetched: Fetched, options: Mapping[str, Any], prepared: Lists | None = None) -> Iterator[Hit]:
     found = classify(fetched.page, options)
+    if found and fetched.page.error == "server-error" and challenge_markers(fetched.page, options, prepared):
+        return
     if found:
         message, severity = found
         yield emit(fetched, message, fetched.page.error, severity=severity)
