@@ -63,6 +63,11 @@ def dedupe_key(url: str) -> str:
 
     text = _with_scheme(_C0_EDGES.sub("", url.replace("\t", "").replace("\n", "").replace("\r", "")))
     try:
+        first = urlsplit(text)
+        if first.netloc and first.scheme.lower() not in ("http", "https"):
+            # the key drops the scheme and reads back as http: canonicalise the rest as http does
+            # (w3lib leaves the path of other schemes alone: 'ahttps://a.com/[' kept '[', its key '%5B')
+            text = "http:" + text[len(first.scheme) + 1:]
         cleaned = url_query_cleaner(text, TRACKING_PARAMS, remove=True, keep_fragments=False)
         parts = urlsplit(canonicalize_url(cleaned, keep_fragments=False))
         port = parts.port
