@@ -4,6 +4,7 @@ kept a day in the cache, and `--ignore-robots` overrides it, saying so on stderr
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -156,3 +157,28 @@ def test_audit_honours_robots_too(tmp_path: Path) -> None:
     robots = [f for f in findings if f["url"].endswith("/members/report")]
     assert [(f["rule"], f["severity"]) for f in robots] == [("H002", "warning")]
     assert "robots.txt disallows citecheck" in robots[0]["message"]
+
+
+def test_audit_asks_robots_before_the_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """robots.txt is URL policy: a page cached while allowed is not answered from the cache once the site
+    disallows it (DESIGN.md 'The cache': the policy speaks before the cache is asked)."""
+    from citecheck.cli import main
+
+    now = [time.time()]
+    monkeypatch.setattr(robots_module.time, "time", lambda: now[0])
+    with Restartable(site_pages("User-agent: *\nDisallow:\n")) as server:
+        memo = tmp_path / "memo.md"
+        memo.write_text(f"# Memo\n\nRates rose ([report]({server.site.url('/members/report')})).\n")
+        args = ["audit", str(memo), "--allow", server.site.host, "--format", "json",
+                "--cache", str(tmp_path / "cache.sqlite"), "--ignore", "M008"]
+        first = CliRunner().invoke(main, args)
+        assert server.requests("/members/report") >= 1
+        assert not [f for f in json.loads(first.stdout)["findings"] if f["rule"] == "H002"]
+        server.site.pages["/robots.txt"] = Page(200, ROBOTS)
+        now[0] += robots_module.LIFETIME + 60  # a day later: robots.txt read afresh, the page still cached
+        server.site.log.clear()
+        second = CliRunner().invoke(main, args)
+        assert server.requests("/robots.txt") == 1 and server.requests("/members/report") == 0
+    found = [(f["rule"], f["severity"]) for f in json.loads(second.stdout)["findings"]]
+    assert ("H002", "warning") in found, second.stdout
+    assert json.loads(second.stdout)["summary"]["from_cache"] == 0

@@ -97,25 +97,28 @@ async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resol
     pages = Pages()
     hit: set[str] = set()
     pending: list[Page] = []
+    fresh: list[Page] = []
     with ProgressBar(progress, len(by_target)) as bar:
-        if cache is not None:
-            # Read in chunks when someone takes the pages as they come: a caller that keeps slim
-            # copies (the audit's page workers) then never holds every cached page's full facts.
-            targets = list(by_target)
-            step = CACHE_CHUNK if on_page is not None else max(1, len(targets))
-            for start in range(0, len(targets), step):
-                hits = cache.get_many(targets[start:start + step], config.max_age_days)
-                bar.advance(len(hits))
-                for target, page in hits.items():
-                    _record(pages, by_target[target], page, None, on_page, defer_parse)
-                hit.update(hits)
-        pages.cached = len(hit)
-        todo = [t for t in by_target if t not in hit]
-        if not todo:
-            return pages
-        fresh: list[Page] = []
         async with Fetcher(config, resolver=resolver, cache=cache, socket_factory=socket_factory,
                            defer_parse=defer_parse) as fetcher:
+            if cache is not None:
+                # robots.txt is part of the run's URL policy, so it speaks before the cache: a page a
+                # site now disallows is never answered from facts stored while it was allowed (its
+                # fresh walk is refused without a request and reports robots-disallowed)
+                askable = await _robots_allowed(fetcher, list(by_target))
+                # Read in chunks when someone takes the pages as they come: a caller that keeps slim
+                # copies (the audit's page workers) then never holds every cached page's full facts.
+                step = CACHE_CHUNK if on_page is not None else max(1, len(askable))
+                for start in range(0, len(askable), step):
+                    hits = cache.get_many(askable[start:start + step], config.max_age_days)
+                    bar.advance(len(hits))
+                    for target, page in hits.items():
+                        _record(pages, by_target[target], page, None, on_page, defer_parse)
+                    hit.update(hits)
+            pages.cached = len(hit)
+            todo = [t for t in by_target if t not in hit]
+            if not todo:
+                return pages
             flight = Flight(cache, config.max_age_days, config.concurrency) if cache is not None and cache.shared \
                 else None
 
@@ -148,6 +151,14 @@ async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resol
     if cache is not None and pages.outage is None:  # an outage records nothing (nothing it saw is a fact)
         cache.put_many(pending)
     return pages
+
+
+async def _robots_allowed(fetcher: Any, targets: list[str]) -> list[str]:
+    """The targets robots.txt lets this run fetch (all of them with --ignore-robots)."""
+    if fetcher.robots is None:
+        return targets
+    allowed = await asyncio.gather(*(fetcher.robots.allows(t) for t in targets))
+    return [t for t, ok in zip(targets, allowed, strict=True) if ok]
 
 
 def _record(pages: Pages, urls: list[str], page: Page, body: bytes | None,

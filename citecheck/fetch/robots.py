@@ -14,7 +14,8 @@ answer means:
                      look like a site that forbids checking
 
 A disallowed URL is never requested: its page is *unverifiable* with the error word
-`robots-disallowed`. `--ignore-robots` (config `fetch.robots: false`) turns all of this off.
+`robots-disallowed`. robots.txt is part of the run's URL policy, so `fetch_all` asks it before the
+fact cache: a page stored while the site allowed it is not answered once the site disallows it. `--ignore-robots` (config `fetch.robots: false`) turns all of this off.
 """
 from __future__ import annotations
 
