@@ -167,3 +167,12 @@ def test_pack_patterns_compile() -> None:
     for entry in raw["data"]["url_patterns"]:
         re.compile(entry["pattern"])
         assert entry["label"]
+
+
+def test_bare_email_is_info_but_a_written_mailto_link_stays_an_error(tmp_path: Path) -> None:
+    from citecheck.audit import audit
+
+    memo = tmp_path / "memo.md"
+    memo.write_text("Questions to ir@acme-robotics.com.\n\nSee [the data room](mailto:ir@acme-robotics.com).\n")
+    found = {(f.line, f.severity.value) for f in audit([str(memo)]).findings if f.rule == "U003"}
+    assert found == {(1, "info"), (3, "error")}

@@ -3,7 +3,9 @@
 Only `http:` and `https:` URLs are cite-able. Models emit `javascript:` and `data:` links (which
 run code or smuggle content), `file:` paths from their sandbox, and `ftp:`, `mailto:` or `tel:`
 links where a source belongs. Relative links and anchors (`#risks`, `./appendix.md`) are
-navigation, not citations, and are left alone.
+navigation, not citations, and are left alone. A bare e-mail address in prose (`ir@acme.com`, which
+renderers turn into a `mailto:` link) is reported as *info*: usually a contact line, not a source
+posing as one (a written `[source](mailto:…)` link stays an error).
 
 Failing example:
 
@@ -20,7 +22,7 @@ from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from typing import Any
 
-from citecheck.models import Hit, Link
+from citecheck.models import Hit, Link, LinkKind, Severity
 
 ID = "U003"
 NAME = "unsupported-scheme"
@@ -45,5 +47,9 @@ def check(link: Link, options: Mapping[str, Any]) -> Iterator[Hit]:
     scheme = scheme_of(link.url)
     allowed = {*CITEABLE, *(str(s).lower().rstrip(":") for s in options.get("allow", []))}
     if scheme and scheme not in allowed:
+        if link.kind is LinkKind.EMAIL:
+            yield Hit("e-mail address: renders as a mailto: link, which is not a cite-able source",
+                      link.location, link.url, evidence=f"{scheme}:", severity=Severity.INFO)
+            return
         yield Hit(f"{scheme}: link is not a cite-able source (only http and https URLs can be verified)",
                   link.location, link.url, evidence=f"{scheme}:")
