@@ -134,3 +134,14 @@ async def test_page_rule_memo_reuses_and_relocates(tmp_path: Path) -> None:
                                                                          "rules": {"H001": "warning"}}))), cache)
         again = await other.check(Link("https://a.org/x", Location("o.yaml", 3, 1), LinkKind.CORPUS, "X"), page)
         assert other.reused == 0 and again[0].severity is Severity.WARNING  # new config, new key
+
+
+@pytest.mark.parametrize("gate,rejects", [("strict", True), ("default", True), ("lenient", False)])
+def test_same_page_for_any_path_is_rejected_as_unverifiable(gate: str, rejects: bool) -> None:
+    """H003's 'same page for any path' warning is unverifiable: out of the corpus unless lenient."""
+    from citecheck.checks.soft_404 import SHELL_MESSAGE
+
+    shell = Reason("page", "H003", "soft-404", Severity.WARNING, SHELL_MESSAGE, "a random … path answered 200")
+    other = Reason("page", "H003", "soft-404", Severity.WARNING, "soft 404: …", "title")  # a configured severity
+    assert Policy(gate).rejects(shell) is rejects
+    assert Policy(gate).rejects(other) is (gate == "strict")

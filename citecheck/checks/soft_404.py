@@ -69,6 +69,7 @@ OPTIONS = {"min_score": "report when the signal weights add up to this (strong =
            "extra_titles": "more not-found title regexes", "extra_phrases": "more not-found phrase regexes",
            "extra_sink_paths": "more paths that dead links get redirected to"}
 Signal = tuple[str, str]  # (name, evidence)
+SHELL_MESSAGE = "unverifiable: the site answers the same page for any path (client-rendered)"
 
 
 @dataclass(frozen=True)
@@ -199,6 +200,6 @@ def check(fetched: Fetched, options: Mapping[str, Any], prepared: Prepared | Non
                    "; ".join(text for _, text in found))
     elif shell:  # no evidence of death, and none of life either
         chars = len(fetched.page.text_sample or "")
-        yield emit(fetched, "unverifiable: the site answers the same page for any path (client-rendered)",
+        yield emit(fetched, SHELL_MESSAGE,
                    f"a random non-existent path answered 200 with the identical page; {chars} characters of "
                    "visible text", severity="warning")

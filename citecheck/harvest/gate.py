@@ -9,7 +9,8 @@
 Whatever the gate, a wall keeps a page out of the corpus: a login or consent wall (H005) and a hard
 paywall (H004 with `access=hard`: only a teaser is readable).
 A metered or registration wall whose text is present passes, and the source carries
-`access: metered` (or `registration`).
+`access: metered` (or `registration`). A page the site serves for any path (H003's "same page for
+any path" warning) is unverifiable, so it is rejected like an unverifiable fetch (not under lenient).
 
 Besides the engine's findings, two harvest checks feed the same verdict: the fetch outcome itself
 (a page that could not be fetched has no content to cite: error, except `unsupported` content,
@@ -24,6 +25,7 @@ from typing import Any
 
 from citecheck.allowlist import allow_hint
 from citecheck.checks.paywall import access_of
+from citecheck.checks.soft_404 import SHELL_MESSAGE
 from citecheck.errors import UsageError
 from citecheck.models import Finding, Outcome, Page, Severity
 from citecheck.urls import host_of
@@ -64,6 +66,8 @@ class Policy:
             raise UsageError(f"--gate must be one of {', '.join(GATES)}, got {self.gate!r}")
 
     def rejects(self, reason: Reason) -> bool:
+        if reason.rule == "H003" and reason.message == SHELL_MESSAGE:  # unverifiable, like such an outcome
+            return self.gate != "lenient"
         if reason.rule in WALL_RULES:
             return reason.rule == "H005" or wall_kind(reason.evidence) not in _SOFT_WALLS
         if self.gate == "strict":
