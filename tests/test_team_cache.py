@@ -30,7 +30,8 @@ from citecheck.models import Outcome, Page
 
 
 class Counting:
-    """/p/N answers a page, /gone/N a 404, each after 200 ms; /slow hangs on its first request."""
+    """/p/N answers a page, /gone/N a 404, each after 200 ms; /f/N a page at once; /slow/N hangs on
+    its first request."""
 
     def __init__(self) -> None:
         self.hits: collections.Counter[str] = collections.Counter()
@@ -46,7 +47,7 @@ class Counting:
         if kind == "slow" and self.hits[request.path] == 1:
             while not self.released:  # the runner fetching this is killed meanwhile
                 await asyncio.sleep(0.05)
-        await asyncio.sleep(0.2)
+        await asyncio.sleep(0.0 if kind == "f" else 0.2)
         if kind == "gone":
             return web.Response(status=404, text="gone")
         return web.Response(text=f"<html><head><title>Widget report {n}</title></head><body><p>Widget report "
@@ -111,6 +112,27 @@ def test_four_runners_fetch_each_url_once_and_agree(counting: tuple[Counting, st
     assert sum(server.memo_paths().values()) == 14 and server.probes() <= 4
     assert all(r["summary"]["fetched_now"] == 0 and r["summary"]["from_cache"] == 8 for r in again)
     assert [_by_url(r) for r in again] == [_by_url(r) for r in reports]
+
+
+def test_runners_with_page_workers_share_without_waiting_for_each_other(counting: tuple[Counting, str], pg_url: str,
+                                                                        tmp_path: Path) -> None:
+    """Audits large enough for the page workers (PARALLEL_MIN_URLS): a fetched page's facts are
+    stored as its fetch ends, not when a worker's batch fills, so two runners that each wait for
+    the other's URLs never wait for a lease to run out."""
+    from citecheck.pagejudge import PARALLEL_MIN_URLS
+
+    server, base = counting
+    count = PARALLEL_MIN_URLS + 20
+    memos = []
+    for i, numbers in enumerate((range(count), range(count - 1, -1, -1))):
+        lines = [f"- Widget report {k}: widgets grew {k} percent [source]({base}/f/{k})." for k in numbers]
+        memos.append(tmp_path / f"big{i}.md")
+        memos[-1].write_text("# Widgets\n\n" + "\n".join(lines) + "\n")
+    started = time.monotonic()
+    reports = [_finish(p) for p in [_audit(m, pg_url, CITECHECK_CACHE_LEASE="600") for m in memos]]
+    assert server.memo_paths() == {f"/f/{k}": 1 for k in range(count)}
+    assert sum(r["summary"]["fetched_now"] for r in reports) == count
+    assert time.monotonic() - started < 240  # a stall would last the 600 s lease
 
 
 def test_a_killed_runner_holds_the_others_only_until_its_lease_ends(counting: tuple[Counting, str], pg_url: str,

@@ -98,14 +98,19 @@ async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resol
     hit: set[str] = set()
     pending: list[Page] = []
     fresh: list[Page] = []
+    allowed: set[str] = set()  # targets robots.txt lets this run ask the cache about
     with ProgressBar(progress, len(by_target)) as bar:
+        shared = cache is not None and cache.shared
+        # With a team cache the bodies are parsed here, not in the caller's workers: the others
+        # wait for this runner's facts, which must be complete and stored as each fetch ends.
         async with Fetcher(config, resolver=resolver, cache=cache, socket_factory=socket_factory,
-                           defer_parse=defer_parse) as fetcher:
+                           defer_parse=defer_parse and not shared) as fetcher:
             if cache is not None:
                 # robots.txt is part of the run's URL policy, so it speaks before the cache: a page a
                 # site now disallows is never answered from facts stored while it was allowed (its
                 # fresh walk is refused without a request and reports robots-disallowed)
                 askable = await _robots_allowed(fetcher, list(by_target))
+                allowed.update(askable)
                 # Read in chunks when someone takes the pages as they come: a caller that keeps slim
                 # copies (the audit's page workers) then never holds every cached page's full facts.
                 step = CACHE_CHUNK if on_page is not None else max(1, len(askable))
@@ -119,11 +124,10 @@ async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resol
             todo = [t for t in by_target if t not in hit]
             if not todo:
                 return pages
-            flight = Flight(cache, config.max_age_days, config.concurrency) if cache is not None and cache.shared \
-                else None
+            flight = Flight(cache, config.max_age_days, config.concurrency) if shared else None
 
             async def one(target: str) -> None:
-                if flight is not None:  # a team cache: one runner fetches, the others take its facts
+                if flight is not None and target in allowed:  # a team cache: one runner fetches, the others take its facts
                     stored, result = await flight.run(target, lambda: fetcher.fetch_fresh(target, keep_body=keep_bodies))
                     if result is None:
                         assert stored is not None
@@ -134,7 +138,7 @@ async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resol
                     result = await fetcher.fetch_fresh(target, keep_body=keep_bodies)
                 fresh.append(result.page)
                 _record(pages, by_target[target], result.page, result.body, on_page, defer_parse, result.raw)
-                if flight is not None and (not defer_parse or result.raw is None):
+                if flight is not None:
                     flight.cache.put_many([result.page])  # stored (if a fact) and the lease ended at once
                 elif cache is not None and not defer_parse:
                     pending.append(result.page)

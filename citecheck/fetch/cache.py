@@ -199,9 +199,10 @@ class FactCache:
     def get(self, url: str, max_age_days: float) -> Page | None:
         return self.get_many([url], max_age_days).get(url)
 
-    def get_many(self, urls: Iterable[str], max_age_days: float) -> dict[str, Page]:
-        """Fresh cached pages for the URLs this run's policy may fetch, keyed by the URL asked for."""
-        admitted = [url for url in dict.fromkeys(urls) if self.admits(url)]
+    def get_many(self, urls: Iterable[str], max_age_days: float, vetted: bool = False) -> dict[str, Page]:
+        """Fresh cached pages for the URLs this run's policy may fetch, keyed by the URL asked for
+        (`vetted`: the caller has had each URL through `admits` already)."""
+        admitted = [url for url in dict.fromkeys(urls) if vetted or self.admits(url)]
         return self._guard(lambda: self._select(admitted, self._oldest(max_age_days)), {})
 
     @staticmethod

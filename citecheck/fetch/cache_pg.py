@@ -162,16 +162,26 @@ class PgCache(FactCache):
 
     def claim(self, url: str) -> bool:
         """Take the lease on `url` (True) unless another runner holds an unexpired one (False)."""
-        return bool(self._query(
-            f"INSERT INTO citecheck_leases (key, owner, expires) VALUES (%s, %s, {_NOW} + %s) "
-            f"ON CONFLICT (key) DO UPDATE SET owner = EXCLUDED.owner, expires = EXCLUDED.expires "
-            f"WHERE citecheck_leases.expires < {_NOW} RETURNING owner", [dedupe_key(url), self.owner, self.lease]))
+        return bool(self.claim_keys([dedupe_key(url)], 1))
 
-    def release(self, urls: list[str]) -> None:
-        """End this runner's claims on `urls` (a page that will not be stored: the others may fetch it)."""
-        if urls:
-            self._query("DELETE FROM citecheck_leases WHERE key = ANY(%s) AND owner = %s",
-                        [[dedupe_key(u) for u in urls], self.owner])
+    def claim_keys(self, keys: list[str], limit: int) -> list[str]:
+        """Take the leases of at most `limit` of the canonical `keys` (first ones first) that no
+        runner holds now; returns the keys claimed."""
+        if not keys or limit < 1:
+            return []
+        rows = self._query(
+            "WITH wanted AS (SELECT k, n FROM unnest(%s::text[]) WITH ORDINALITY AS t(k, n)), "
+            "free AS (SELECT w.k FROM wanted w LEFT JOIN citecheck_leases l ON l.key = w.k "
+            f"  WHERE l.key IS NULL OR l.expires < {_NOW} ORDER BY w.n LIMIT %s) "
+            f"INSERT INTO citecheck_leases (key, owner, expires) SELECT k, %s, {_NOW} + %s FROM free "
+            "ON CONFLICT (key) DO UPDATE SET owner = EXCLUDED.owner, expires = EXCLUDED.expires "
+            f"WHERE citecheck_leases.expires < {_NOW} RETURNING key", [keys, limit, self.owner, self.lease])
+        return [key for key, in rows]
+
+    def release_keys(self, keys: list[str]) -> None:
+        """End this runner's claims on the canonical `keys`."""
+        if keys:
+            self._query("DELETE FROM citecheck_leases WHERE key = ANY(%s) AND owner = %s", [keys, self.owner])
 
     def fetched_at(self, urls: list[str]) -> dict[str, float]:
         if not urls:

@@ -1,26 +1,33 @@
 """Single-flight fetching across runners that share a team cache (`citecheck.fetch.cache_pg`).
 
 When several runners want the same URL at once, one fetches it and the others wait for its facts.
-A runner about to fetch a URL first looks for fresh facts, then takes the URL's lease
-(`PgCache.claim`); while another runner holds an unexpired lease it sleeps and looks again (100 ms,
-growing to 1 s). The owner's `put_many` of the page ends the lease whether or not the page was
-worth storing, so a transient failure (never a fact) is retried by the next runner on its own; a
-runner killed mid-fetch holds nobody up beyond the lease (`CITECHECK_CACHE_LEASE`, default 60 s).
-At most `concurrency` leases per runner are held at once, each only while its fetch runs.
+Every URL a runner did not find in the cache waits in one queue, and one poller per runner asks
+the database for the queue at a time: as many free URLs as the runner has fetch slots are claimed
+in one statement (`PgCache.claim_keys`: a lease row each, expiring on the server's clock), the
+claimed ones are looked up once more (another runner may have stored them just now) and the rest
+fetched; fresh facts end the wait of the first `WINDOW` waiting URLs (the others are looked up
+when they move up, or when claimed). The owner's `put_many` of a page ends its lease whether or
+not the page was worth storing, so a transient failure (never a fact) is retried by the next
+runner on its own. A runner killed mid-fetch holds nobody up beyond its lease
+(`CITECHECK_CACHE_LEASE`, default 60 s).
 
-The database calls are synchronous and short (one indexed row each); they run on the event loop.
+The poller runs again when a fetch ends (at most every 50 ms) or after 0.1 s growing to 1 s while
+nothing changes. Its database calls are synchronous and short; they run on the event loop.
 """
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from citecheck.models import Page
+from citecheck.urls import dedupe_key
 
 __all__ = ["Flight"]
 T = TypeVar("T")
-POLL_FIRST, POLL_MAX = 0.1, 1.0
+POLL_FIRST, POLL_MAX, POLL_GAP = 0.1, 1.0, 0.05
+WINDOW = 256
 
 
 class Flight:
@@ -29,24 +36,68 @@ class Flight:
     def __init__(self, cache: Any, max_age_days: float, concurrency: int) -> None:
         self.cache = cache
         self.max_age_days = max_age_days
-        self.gate = asyncio.Semaphore(max(1, concurrency))
+        self.free = max(1, concurrency)  # fetch slots: how many URLs this runner may hold leases on
+        self.waiting: dict[str, tuple[str, asyncio.Future[Page | None]]] = {}  # target → (key, future)
         self.waited = 0  # URLs whose facts another runner fetched while this one waited
-
-    def _stored(self, target: str) -> Page | None:
-        return self.cache.get_many([target], self.max_age_days).get(target)
+        self._wake = asyncio.Event()
+        self._poller: asyncio.Task[None] | None = None
 
     async def run(self, target: str, fetch: Callable[[], Awaitable[T]]) -> tuple[Page | None, T | None]:
-        delay = POLL_FIRST
-        while True:
-            async with self.gate:
-                found = self._stored(target)
-                if found is None and self.cache.claim(target):
-                    found = self._stored(target)  # the previous owner may have stored it just now
-                    if found is None:
-                        return None, await fetch()
-                    self.cache.release([target])
-            if found is not None:
-                self.waited += 1
-                return found, None
-            await asyncio.sleep(delay)
-            delay = min(delay * 1.5, POLL_MAX)
+        if not self.cache.admits(target):
+            return None, await fetch()  # the guard refuses it: nothing to share
+        future: asyncio.Future[Page | None] = asyncio.get_running_loop().create_future()
+        self.waiting[target] = (dedupe_key(target), future)
+        if self._poller is None or self._poller.done():
+            self._poller = asyncio.create_task(self._poll())
+        self._wake.set()
+        page = await future
+        if page is not None:
+            self.waited += 1
+            return page, None
+        try:
+            return None, await fetch()
+        finally:
+            self.free += 1
+            self._wake.set()
+
+    async def _poll(self) -> None:
+        delay, last = POLL_FIRST, 0.0
+        while self.waiting:
+            gap = last + POLL_GAP - time.monotonic()
+            if gap > 0:
+                await asyncio.sleep(gap)
+            last = time.monotonic()
+            self._wake.clear()
+            delay = POLL_FIRST if self._step() else min(delay * 1.5, POLL_MAX)
+            if not self.waiting:
+                break
+            try:
+                await asyncio.wait_for(self._wake.wait(), timeout=delay)
+            except TimeoutError:
+                pass
+
+    def _step(self) -> bool:
+        """One look at the database for the waiting URLs; whether any wait ended."""
+        moved = False
+        if self.free > 0:
+            by_key: dict[str, str] = {}
+            for target, (key, _) in self.waiting.items():
+                by_key.setdefault(key, target)
+            claimed = [by_key[k] for k in self.cache.claim_keys(list(by_key), self.free)]
+            stored = self.cache.get_many(claimed, self.max_age_days, vetted=True)
+            self.cache.release_keys([self.waiting[t][0] for t in stored])
+            for target in claimed:
+                if target not in stored:
+                    self.free -= 1
+                self._settle(target, stored.get(target))
+            moved = bool(claimed)
+        window = list(self.waiting)[:WINDOW]
+        for target, page in self.cache.get_many(window, self.max_age_days, vetted=True).items():
+            self._settle(target, page)
+            moved = True
+        return moved
+
+    def _settle(self, target: str, page: Page | None) -> None:
+        _, future = self.waiting.pop(target, (None, None))
+        if future is not None and not future.done():
+            future.set_result(page)
