@@ -7,7 +7,7 @@ import time
 import types
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from citecheck.config import Config, load_config
@@ -16,6 +16,7 @@ from citecheck.engine.run import Engine, Memo
 from citecheck.engine.select import resolve
 from citecheck.extract import Inputs, collect
 from citecheck.models import Corpus, Finding, Link, Location, Page
+from citecheck.pagestage import PageStage
 
 CITEABLE_SCHEMES = ("http://", "https://")
 
@@ -104,33 +105,31 @@ async def audit_inputs(inputs: Inputs, config: Config, registry: Registry, *, on
                        archive_check: bool = False) -> Report:
     """Fetch (when online), then `judge`."""
     started = started if started is not None else time.perf_counter()
-    pages: dict[str, Page] = {}
-    judge_pages = None
+    if not online:
+        return judge(inputs, config, registry, corpus=corpus, started=started)
     engine = Engine(resolve(registry, config))
-    if online:
-        urls = fetchable((link for doc in inputs.documents for link in doc.links), engine)
-        from citecheck.pagejudge import PageJudge
-
-        # Page rules run in a forked worker as pages arrive; the archive check changes pages after
-        # the fetch, so it keeps the in-process path.
-        streams = fetcher is None or getattr(fetcher, "streams_pages", False)
-        if streams and not archive_check and PageJudge.wanted(len(urls)):
-            from citecheck.fetch.guard import Guard
-
-            judge_pages = PageJudge(engine, inputs.documents, _memo_path(config), corpus, judge_links=True,
-                                    cache_guard=Guard(config.fetch.allow, config.fetch.allow_private))
-        try:
-            pages = await _fetch(urls, config, fetcher, judge_pages.on_page if judge_pages else None)
-        except BaseException:
-            if judge_pages is not None:
-                judge_pages.close()
-            raise
+    urls = fetchable((link for doc in inputs.documents for link in doc.links), engine)
+    # Pages go to the page stage as they come, unparsed; the archive check changes pages after the
+    # fetch, so with it (or a fetcher that cannot stream) they go once it is over.
+    streams = (fetcher is None or getattr(fetcher, "streams_pages", False)) and not archive_check
+    cache = _open_cache(config) if streams else None
+    stage = PageStage(engine, inputs.documents, corpus, workers=PageStage.workers_for(len(urls)),
+                      store=cache.put_many if cache is not None else None)
+    try:
+        pages = await _fetch(urls, config, fetcher, stage.add if streams else None, cache)
         if archive_check:
             from citecheck.archive import check_archives
 
             pages = await check_archives(pages, config.fetch.archive_url)
-    report = judge(inputs, config, registry, pages=pages, online=online, corpus=corpus, started=started,
-                   engine=engine, page_judge=judge_pages)
+        if not streams:
+            for url, page in pages.items():
+                stage.add(url, page)
+        report = judge(inputs, config, registry, online=True, corpus=corpus, started=started, engine=engine,
+                       stage=stage)
+    finally:
+        stage.close()
+        if cache is not None:
+            cache.close()
     report.outage = getattr(pages, "outage", None)
     report.from_cache, report.fetched_now = getattr(pages, "cached", 0), getattr(pages, "fetched", 0)
     if report.outage is not None:
@@ -146,60 +145,57 @@ def _no_verdicts(report: Report) -> None:
         report.extra_summary.pop(key, None)
 
 
-def _memo_path(config: Config) -> str | None:
-    """The fetch cache the page workers store completed pages (and memoised page-rule results) in."""
+def _open_cache(config: Config) -> Any:
+    """The fetch cache the parent stores the pages the workers parsed in (None: no cache)."""
     if not config.fetch.use_cache:
         return None
-    from citecheck.fetch.cache import default_path
+    from citecheck.fetch import open_cache
 
-    return str(config.fetch.cache or default_path())
+    return open_cache(config.fetch)
 
 
 def judge(inputs: Inputs, config: Config, registry: Registry, *, pages: Mapping[str, Page] | None = None,
           online: bool = False, corpus: Corpus | None = None, started: float | None = None,
-          engine: Engine | None = None, page_judge: Any = None) -> Report:
-    """Every active rule over the extracted inputs (and the fetched pages, when there are any).
-    Synchronous: an offline audit never starts an event loop. With `page_judge` (see
-    `citecheck.pagejudge`) the page findings come from its worker, gathered after the memo rules."""
+          engine: Engine | None = None, stage: PageStage | None = None) -> Report:
+    """Every active rule over the extracted inputs and the fetched pages: the link rules and most
+    memo rules here, the page rules and M008 on the page stage (`stage`, which has the pages, or
+    an in-process one given `pages`). Synchronous: an offline audit never starts an event loop."""
     started = started if started is not None else time.perf_counter()
     # with no page to judge (an offline audit) the page rules are never prepared
-    engine = engine or Engine(resolve(registry, config, defer=() if pages or page_judge else ("page",)))
-    pages = pages if pages is not None else {}
-    per_doc: list[list[Finding]] = []
-    if page_judge is not None:  # the workers share M008's claims (each holds the pages of its part)
-        for index in range(len(inputs.documents)):
-            page_judge.share_memo(index)
-    for doc in inputs.documents:
-        # with a page judge the workers ran the link rules while the fetch went on
-        doc_findings = [] if getattr(page_judge, "judge_links", False) else engine.check_links(doc.links, doc.path)
-        if page_judge is None:
-            doc_findings += engine.check_pages(doc.links, pages, doc.path)
-            doc_findings += engine.check_memo(Memo(doc, corpus, pages))
-        per_doc.append(doc_findings)
-    from_worker: dict[str, list[Finding]] = {}
-    if page_judge is not None:
-        from_worker = page_judge.results()
-        pages = {**pages, **page_judge.completed}  # fresh pages, parsed by the workers
-        for doc, doc_findings in zip(inputs.documents, per_doc, strict=True):
-            doc_findings += engine.check_memo(Memo(doc, corpus, pages), skip_shardable=True)
+    engine = engine or Engine(resolve(registry, config, defer=() if pages or stage else ("page",)))
+    own = stage is None
+    if stage is None:
+        stage = PageStage(engine, inputs.documents, corpus)
+        for url, page in (pages or {}).items():
+            stage.add(url, page)
+    try:
+        pages = stage.finish()
+        parent = stage.parent
+        per_doc = [parent.check_links(doc.links, doc.path) + parent.check_memo(Memo(doc, corpus, pages))
+                   for doc in inputs.documents]
+        from_stage = stage.results()
+    finally:
+        if own:
+            stage.close()
     findings: list[Finding] = []
     suppressed: list[Finding] = []
     for doc, doc_findings in zip(inputs.documents, per_doc, strict=True):
-        doc_findings += from_worker.get(doc.path, [])
-        doc_findings += [engine.meta("E005", where, "structure beyond a parser limit (nesting depth, paragraph or "
+        doc_findings += from_stage.get(doc.path, [])
+        doc_findings += [parent.meta("E005", where, "structure beyond a parser limit (nesting depth, paragraph or "
                                      "document size); the content there was scanned as plain text") for where in doc.too_deep
-                         if engine.meta_active("E005")]
-        kept, hidden = engine.apply_directives(doc, doc_findings, registry.rules)
+                         if parent.meta_active("E005")]
+        kept, hidden = parent.apply_directives(doc, doc_findings, registry.rules)
         findings += kept
         suppressed += hidden
     for corp in inputs.corpora:
-        findings += engine.check_corpus(corp)
+        findings += parent.check_corpus(corp)
     for problem in inputs.problems:
-        findings.append(engine.meta(problem.rule, Location(problem.path, 1, 1), problem.message))
+        findings.append(parent.meta(problem.rule, Location(problem.path, 1, 1), problem.message))
     findings = dedupe_findings(sorted(findings, key=finding_order))
     from citecheck.score import summarize
 
-    return Report(findings, suppressed, inputs, pages, online, engine.crashed, time.perf_counter() - started,
+    return Report(findings, suppressed, inputs, pages, online, parent.crashed or stage.crashed,
+                  time.perf_counter() - started,
                   summarize(inputs.documents, findings, checked_urls(pages), with_corpus=corpus is not None))
 
 
@@ -218,15 +214,21 @@ def fetchable(links: Iterable[Link], engine: Engine) -> list[str]:
     return list(seen)
 
 
-async def _fetch(urls: list[str], config: Config, fetcher: Any, on_page: Any) -> dict[str, Page]:
-    """Fetch; with `on_page` (a PageJudge's) the bodies are left for its workers to parse."""
+async def _fetch(urls: list[str], config: Config, fetcher: Any, on_page: Any, cache: Any = None) -> dict[str, Page]:
+    """Fetch; with `on_page` (the page stage's) the bodies are left for its workers to parse, and
+    the fetch shares the stage's cache (`cache`; None: the run has none, opened once or not at all)."""
+    if on_page is None:
+        if fetcher is None:
+            from citecheck.fetch import fetch_all
+
+            return await fetch_all(urls, config.fetch)
+        return await fetcher(urls, config.fetch)
+    fetch_config = config.fetch if cache is not None else replace(config.fetch, use_cache=False)
     if fetcher is None:
         from citecheck.fetch import fetch_all
 
-        return await fetch_all(urls, config.fetch, on_page=on_page, defer_parse=on_page is not None)
-    if on_page is not None:
-        return await fetcher(urls, config.fetch, on_page=on_page, defer_parse=True)
-    return await fetcher(urls, config.fetch)
+        fetcher = fetch_all
+    return await fetcher(urls, fetch_config, on_page=on_page, defer_parse=True, cache=cache)
 
 
 def finding_order(f: Finding) -> tuple[str, int, int, str]:

@@ -95,7 +95,11 @@ def test_interrupted_run_keeps_the_previous_corpus_and_resumes_from_cache(tmp_pa
 
         async def interrupt(self: Judge, url: str) -> Any:
             if url.endswith("/law/mobility-package"):  # Ctrl-C once the other pages are in
-                await asyncio.sleep(1.5)
+                for _ in range(600):  # ... and the changed one's main text extracted (the pool starts first)
+                    await asyncio.sleep(0.05)
+                    if self.extractor.extracted:
+                        break
+                await asyncio.sleep(0.2)
                 signal.raise_signal(signal.SIGINT)
                 await asyncio.sleep(10)
             return await original(self, url)

@@ -1,5 +1,5 @@
 """Harvest building blocks on their own: gate policy, title check, IDs, canonical URL, summary,
-excerpt clipping and the page-rule memo."""
+excerpt clipping and page rules on one candidate."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -12,12 +12,10 @@ from citecheck.engine.run import Engine
 from citecheck.engine.select import resolve
 from citecheck.errors import CorpusError, UsageError
 from citecheck.extract.corpus import build_corpus
-from citecheck.fetch import Cache
 from citecheck.harvest.corpus import canonical_of, summarize
 from citecheck.harvest.gate import Policy, Reason, outcome_reason
 from citecheck.harvest.ids import IdBook, format_id, read_high_water
 from citecheck.harvest.maintext import clip
-from citecheck.harvest.memo import PageRules
 from citecheck.harvest.titlecheck import check_title, similarity
 from citecheck.models import Link, LinkKind, Location, Outcome, Page, Severity
 
@@ -121,19 +119,18 @@ def test_clip_cuts_at_a_word() -> None:
     assert clip("short", 10) == "short"
 
 
-async def test_page_rule_memo_reuses_and_relocates(tmp_path: Path) -> None:
-    engine = Engine(resolve(build_registry(), build({"select": ["H001"]})))
+async def test_page_rules_on_one_candidate_report_at_its_link() -> None:
+    """Harvest judges each candidate's page on the page stage: findings at the candidate's own
+    place, with the configured severity, computed afresh every time (no memo to go stale)."""
+    from citecheck.pagestage import PageStage
+
     page = Page("https://a.org/x", Outcome.DEAD, 404, final_url="https://a.org/x", fetched_at="2025-01-01T00:00:00Z")
-    with Cache(tmp_path / "c.sqlite") as cache:
-        rules = PageRules(engine, cache)
-        first = await rules.check(Link("https://a.org/x", Location("o.yaml", 3, 1), LinkKind.CORPUS, "X", section="a"), page)
-        moved = await rules.check(Link("https://a.org/x", Location("u.md", 9, 4), LinkKind.CORPUS, "X", section="b"), page)
-        assert [f.rule for f in first] == ["H001"] and rules.reused == 1
-        assert (moved[0].path, moved[0].line, moved[0].column, moved[0].section) == ("u.md", 9, 4, "b")
-        other = PageRules(Engine(resolve(build_registry(), build({"select": ["H001"],
-                                                                         "rules": {"H001": "warning"}}))), cache)
-        again = await other.check(Link("https://a.org/x", Location("o.yaml", 3, 1), LinkKind.CORPUS, "X"), page)
-        assert other.reused == 0 and again[0].severity is Severity.WARNING  # new config, new key
+    for severity in ("error", "warning"):
+        stage = PageStage(Engine(resolve(build_registry(), build({"select": ["H001"], "rules": {"H001": severity}}))))
+        found = await stage.judge(Link("https://a.org/x", Location("u.md", 9, 4), LinkKind.CORPUS, "X", section="b"),
+                                  page)
+        assert [(f.rule, f.path, f.line, f.column, f.section, f.severity.value) for f in found] == \
+            [("H001", "u.md", 9, 4, "b", severity)]
 
 
 @pytest.mark.parametrize("gate,rejects", [("strict", True), ("default", True), ("lenient", False)])

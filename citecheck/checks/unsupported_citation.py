@@ -36,7 +36,7 @@ SEVERITY = "warning"
 DEFAULTS: dict[str, Any] = {"min_score": 0.5, "check_numbers": True, "check_entities": True, "ignore_entities": [],
                             "verifier": "lexical"}
 PLUGINS = {"verifier": "citecheck.verifiers"}
-SHARDABLE = True  # claims are judged independently: the engine may split them across processes
+SHARDABLE = True  # claims are judged independently: the page stage shares them out (Memo.share)
 OPTIONS = {"min_score": "lowest lexical support score (0-1) for the best passage",
            "check_numbers": "numbers, percentages and years in the claim must appear in the passage",
            "check_entities": "capitalised names in the claim must appear in the source",
@@ -98,12 +98,8 @@ def check(memo: Any, options: Mapping[str, Any]) -> Iterator[Hit]:
         ignore.add(str(company["name"]))
     limits = Thresholds(float(options.get("min_score", 0.5)), bool(options.get("check_numbers", True)),
                         bool(options.get("check_entities", True)), frozenset(ignore))
-    # shard (i, n): the i-th of n interleaved parts; (i, n, owners): the claims whose owner is i
-    part, parts, *owners = options.get("shard") or (0, 1)
-    owner = owners[0] if owners else None
-    for index, claim in enumerate(cited_claims(memo.document)):
-        if (owner[index] if owner is not None else index % parts) != part:
-            continue
+    part, parts = memo.share  # the page stage shares the claims out: this call judges every parts-th
+    for claim in cited_claims(memo.document)[part::parts]:
         texts = [(sid, sources.by_id[sid]) for sid in claim.ids if sid in sources.by_id]
         texts += [(url, text) for url in claim.urls if (text := sources.for_url(url)) is not None]
         if not texts:

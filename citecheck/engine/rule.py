@@ -26,7 +26,7 @@ class RuleSpec:
     pack: str = ""  # name of the data pack the engine injects as options["pack"]
     plugins: Mapping[str, str] = field(default_factory=dict)  # option -> entry-point group it names
     origin: str = ""  # module path or pack file
-    shardable: bool = False  # a memo rule whose work units are independent: honours options["shard"]
+    shardable: bool = False  # a memo rule whose work units are independent: honours Memo.share
     # prepare(options) -> what `check` needs derived from its options (compiled packs, indexes), made
     # once per resolved configuration and passed to every call as check(..., prepared=value)
     prepare: Callable[[Mapping[str, Any]], Any] | None = None

@@ -21,11 +21,15 @@ class Fetched:
 
 @dataclass(frozen=True)
 class Memo:
-    """Subject of memo-stage rules: a document and, when given, the corpus it must cite from."""
+    """Subject of memo-stage rules: a document and, when given, the corpus it must cite from.
+
+    `share=(i, n)`: a shardable rule (`SHARDABLE = True`) does the i-th of n interleaved parts of
+    its work, so n processes can share it (the page stage); other rules always get (0, 1)."""
 
     document: Document
     corpus: Corpus | None = None
     pages: Mapping[str, Page] = field(default_factory=dict)
+    share: tuple[int, int] = (0, 1)
 
 
 class Engine:
@@ -100,20 +104,10 @@ class Engine:
                     out += [self.finding(rule, hit, link.section) for hit in hits]
         return out
 
-    def check_memo(self, memo: Memo, shard: tuple[Any, ...] | None = None, only_shardable: bool = False,
-                   skip_shardable: bool = False) -> list[Finding]:
-        """Memo rules over `memo`. With `shard=(i, n)`, shardable rules (`SHARDABLE = True`: M008)
-        do the i-th of n parts of their work, so n processes can share it; the union of the parts
-        is the whole. `only_shardable` runs just those (a worker's share), `skip_shardable` the rest."""
+    def check_memo(self, memo: Memo) -> list[Finding]:
         out: list[Finding] = []
         for rule in self.by_stage.get("memo", []):
-            if rule.spec.shardable and skip_shardable:
-                continue
-            if rule.spec.shardable and shard is not None:
-                out.extend(self._run(ActiveRule(rule.spec, rule.severity, {**rule.options, "shard": shard},
-                                                rule.severity_set), memo, memo.document.path))
-            elif not only_shardable:
-                out.extend(self._run(rule, memo, memo.document.path))
+            out.extend(self._run(rule, memo, memo.document.path))
         return out
 
     def check_corpus(self, corpus: Corpus) -> list[Finding]:

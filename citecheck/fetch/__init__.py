@@ -73,7 +73,7 @@ async def fetch_all(urls: list[str], config: FetchConfig, *, progress: bool = Fa
     hit, which is complete), and the caller writes completed fresh pages to the cache."""
     if defer_parse and on_page is None:
         raise ValueError("defer_parse needs on_page: someone has to parse the bodies")
-    own = _open_cache(config) if cache is None and config.use_cache else None
+    own = open_cache(config) if cache is None and config.use_cache else None
     store = cache or own
     try:
         return await _fetch_all(urls, config, progress, resolver, store, keep_bodies, socket_factory, on_page,
@@ -184,7 +184,7 @@ def _renamed(page: Page, url: str) -> Page:
     return replace(page, url=url)
 
 
-def _open_cache(config: FetchConfig) -> FactCache | None:
+def open_cache(config: FetchConfig) -> FactCache | None:
     """The run's cache, answering only under the run's URL policy (CacheError — a file citecheck did
     not create — stops the run; a location where no cache can be made costs a warning)."""
     from citecheck.fetch.cache import open_store

@@ -1,5 +1,5 @@
-"""One distinct URL through the gate: preflight → fetch (cache first) → page rules → title check →
-main text for the candidates that passed.
+"""One distinct URL through the gate: preflight → fetch (cache first) → page rules (on the page
+stage) → title check → main text for the candidates that passed.
 
 Candidates whose URLs share a dedupe key are judged together so each URL is fetched once per run;
 each keeps its own verdict (its own search title, its own section). A cached page is judged as is;
@@ -11,13 +11,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from citecheck.engine.run import Engine
 from citecheck.harvest.gate import Policy, Reason, failing, finding_reason, outcome_reason
 from citecheck.harvest.maintext import Extractor
-from citecheck.harvest.memo import PageRules
 from citecheck.harvest.plan import Found
 from citecheck.harvest.titlecheck import check_title
 from citecheck.models import Finding, Link, LinkKind, Outcome, Page, Severity
+from citecheck.pagestage import PageStage
 
 FLUSH_EVERY = 25
 
@@ -37,11 +36,10 @@ class Verdict:
 
 
 class Judge:
-    def __init__(self, engine: Engine, policy: Policy, fetcher: Any, cache: Any, extractor: Extractor,
+    def __init__(self, stage: PageStage, policy: Policy, fetcher: Any, cache: Any, extractor: Extractor,
                  max_age_days: float, title_threshold: float) -> None:
-        self.engine, self.policy, self.fetcher, self.cache = engine, policy, fetcher, cache
+        self.stage, self.policy, self.fetcher, self.cache = stage, policy, fetcher, cache
         self.extractor, self.max_age, self.threshold = extractor, max_age_days, title_threshold
-        self.rules = PageRules(engine, cache, extractor.workers)
         self.fetch_log: dict[str, str] = {}  # url -> "network" | "cache"
         self.texts_reused = 0
         self._pending: list[Page] = []
@@ -52,7 +50,7 @@ class Judge:
         links = [_link(f) for f in group]
         verdicts = [Verdict(f) for f in group]
         for verdict, link in zip(verdicts, links):  # one link at a time: findings belong to their candidate
-            self._fail(verdict, self.engine.check_links([link], link.location.path))
+            self._fail(verdict, self.stage.parent.check_links([link], link.location.path))
         alive = [(v, link) for v, link in zip(verdicts, links) if v.passed]
         if not alive:
             return verdicts
@@ -86,7 +84,7 @@ class Judge:
                     reasons.append(Reason("title", "", "title-contradiction", Severity.ERROR,
                                           "the fetched page is not the document the search result named",
                                           title.evidence))
-            self._fail(verdict, await self.rules.check(link, page), reasons)
+            self._fail(verdict, await self.stage.judge(link, page), reasons)
 
     def _fail(self, verdict: Verdict, findings: list[Finding], extra: Sequence[Reason] = ()) -> None:
         reasons = [finding_reason(f) for f in findings]

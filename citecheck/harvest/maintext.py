@@ -2,8 +2,8 @@
 
 trafilatura was chosen by measurement (bench/extract_compare.py, docs/harvest.md): on the real
 article pages it kept every body phrase and leaked 12% of the chrome phrases, against 94% / 94%
-for resiliparse, at ~35 ms a page. That cost is why extraction runs on the harvest's process pool
-(`citecheck.harvest.workers`) and why each result is stored in the fetch cache's side table under the body's content hash:
+for resiliparse, at ~35 ms a page. That cost is why extraction runs on the page stage's process pool
+(`citecheck.pagestage`) and why each result is stored in the fetch cache's side table under the body's content hash:
 a warm rerun neither refetches nor re-extracts.
 """
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from citecheck.fetch.parse import decode, is_html
-from citecheck.harvest.workers import Workers
+from citecheck.pagestage import PageStage
 
 EXCERPT_MAX = 10_000
 KIND = "maintext"
@@ -43,11 +43,11 @@ def extract_main_text(body: bytes, content_type: str, url: str = "") -> str:
 
 
 class Extractor:
-    """`await extractor.text(hash, body, content_type, url)`, run on the harvest's workers."""
+    """`await extractor.text(hash, body, content_type, url)`, run on the page stage's pool."""
 
-    def __init__(self, cache: Any, workers: Workers) -> None:
+    def __init__(self, cache: Any, stage: PageStage) -> None:
         self.cache = cache
-        self.workers = workers
+        self.stage = stage
         self.version = _version()
         self.extracted = 0
 
@@ -65,7 +65,7 @@ class Extractor:
         known = self.cached(content_hash)
         if known is not None:
             return known
-        text = await self.workers.call(extract_main_text, body, content_type, url)
+        text = await self.stage.call(extract_main_text, body, content_type, url)
         self.extracted += 1
         if self.cache is not None and content_hash:
             self.cache.put_extras(KIND, {content_hash: {"version": self.version, "text": text}})

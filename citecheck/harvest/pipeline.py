@@ -35,8 +35,8 @@ from citecheck.harvest.result import HarvestResult
 from citecheck.harvest.robotsgate import RobotsGate
 from citecheck.harvest.setup import check_preferred, directory_entries
 from citecheck.harvest.titlecheck import DEFAULT_THRESHOLD
-from citecheck.harvest.workers import Workers
 from citecheck.models import Outcome
+from citecheck.pagestage import PageStage, worker_count
 from citecheck.urls import dedupe_key
 
 DEFAULT_MIN_EXCERPT = 200
@@ -72,8 +72,8 @@ async def harvest_async(outline: Outline | str | Path | None = None, *, provider
     check_preferred(plans, entries)
     names = list(dict.fromkeys(n for p in plans for n in p.providers))
     cache = _open_cache(config)
-    workers = Workers(engine, extract_workers)
-    extractor = Extractor(cache, workers)
+    stage = PageStage(engine, workers=worker_count() if extract_workers is None else extract_workers)
+    extractor = Extractor(cache, stage)
     from citecheck.fetch import Fetcher
 
     built: dict[str, Any] = {}
@@ -94,7 +94,7 @@ async def harvest_async(outline: Outline | str | Path | None = None, *, provider
             for item in found:
                 groups.setdefault(dedupe_key(item.candidate.url), []).append(item)
             say(f"{len(found)} candidates, {len(groups)} distinct URLs")
-            judge = Judge(engine, policy, fetcher, cache, extractor, config.fetch.max_age_days,
+            judge = Judge(stage, policy, fetcher, cache, extractor, config.fetch.max_age_days,
                           float(config.harvest.get("title_threshold", DEFAULT_THRESHOLD)))
             judge.prefetch([g[0].candidate.url for g in groups.values()])
             robots = RobotsGate(fetcher, engine, policy)
@@ -105,7 +105,7 @@ async def harvest_async(outline: Outline | str | Path | None = None, *, provider
     finally:
         for provider in built.values():
             await provider.aclose()
-        workers.close()
+        stage.close()
         if cache is not None:
             cache.close()
     outage = assess(v.page for group in verdicts for v in group if v.page is not None)
@@ -114,12 +114,11 @@ async def harvest_async(outline: Outline | str | Path | None = None, *, provider
         raise NetworkUnavailableError(f"{outage.line()}; {unchanged}")
     run = Run(now_iso(), _min_excerpt(min_excerpt, config))
     result = assemble(verdicts, book, plans, existing, engine, gate, searched.errors, str(into or "<harvest>"), run)
-    result.crashed = engine.crashed
+    result.crashed = engine.crashed or stage.parent.crashed or stage.crashed
     result.stats.update(candidates=len(found), distinct_urls=len(groups), fetch_log=dict(judge.fetch_log),
                         fetched=sum(v == "network" for v in judge.fetch_log.values()),
                         from_cache=sum(v == "cache" for v in judge.fetch_log.values()),
                         extracted=extractor.extracted, extracts_reused=judge.texts_reused,
-                        rule_results_reused=judge.rules.reused,
                         duration_s=round(time.perf_counter() - started, 3))
     say(f"fetched {result.stats['fetched']} ({result.stats['from_cache']} from the cache), kept {len(result.corpus)}, "
         f"rejected {len(result.rejects)} in {result.stats['duration_s']} s")

@@ -1,0 +1,359 @@
+"""The page stage: page rules over fetched pages, and the memo rules that share out (M008), on one
+process pool; used by `audit` and `harvest`.
+
+Pages are added as the fetch produces them (`add`), unparsed when the fetcher deferred parsing, and
+go to the pool in batches: a worker parses each body (`facts.complete`), runs the page rules on
+every link citing it, and sends back the findings and the completed page. The parent is the only
+writer of the fetch cache: it stores each completed page and keeps it slim (the markup sample and
+the sibling probe's text serve page rules only). `finish()` waits for the pages and sends each
+document's shares of the shardable memo rules (`SHARDABLE = True`: M008, see `Memo.share`) to the
+same pool, each with just the pages its claims cite; `results()` collects them. Link rules and
+the other memo rules run in the parent, on `stage.parent` (the engine without the pool's rules).
+
+Workers are spawned (never a fork of a process that may run threads; "spawn" costs the parent
+~0.05 s to start them, "forkserver" blocked it ~0.3 s), get the engine as an initializer argument,
+ignore Ctrl-C (the parent's to handle), run at a lower priority so the fetch loop comes first, and
+exit as soon as the parent process ends, however it ends (a thread waits on the parent's sentinel).
+Below `PARALLEL_MIN_URLS` pages or with one core the same calls run in-process. Rules are pure, so
+both ways give the same findings; a rule crash is the engine's E000 finding, a lost worker an E000
+on every document. As with any spawning pool, a script that calls the API must guard its top
+level with `if __name__ == "__main__":` (a worker imports the main module).
+"""
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import pickle
+import shutil
+import sys
+import tempfile
+import threading
+from collections import deque
+from collections.abc import Callable, Iterable
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any
+
+from citecheck.engine.run import Engine, Memo
+from citecheck.models import Corpus, Document, Finding, Link, Location, Page, evolve
+
+PARALLEL_MIN_URLS = 300  # below this, starting workers costs more than it saves
+BATCH = 64  # pages per task: large enough that a task's overhead is small, small enough to keep both busy
+NICE = 10  # workers yield to the fetch loop (and, on a loopback benchmark, to the server)
+CACHE_EVERY = 200  # completed pages written to the cache per transaction
+
+Cites = list[tuple[str, list[Link]]]  # (document path, the links citing one URL), per document
+Item = tuple[str, Page, Any, Cites]  # (URL as cited, its page, its facts.Raw when unparsed, who cites it)
+
+
+def worker_count() -> int:
+    """Workers for this machine: one per core the fetch loop leaves, at least two (on two cores the
+    niced pair shares the second core), at most four (past that the fetch loop bounds an audit)."""
+    try:
+        cores = len(os.sched_getaffinity(0))  # the cores this process may run on, not the machine's
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    if cores < 2:
+        return 0
+    return max(2, min(4, cores - 1))
+
+
+def pool_rule(rule: Any) -> bool:
+    """Whether an active rule runs in the pool: page rules and shardable memo rules."""
+    return bool(rule.spec.stage == "page" or (rule.spec.stage == "memo" and rule.spec.shardable))
+
+
+def split(engine: Engine) -> tuple[Engine, Engine]:
+    """(the parent's engine, the pool's engine): each with the engine-stage rules, which name E000."""
+    meta = [r for r in engine.active if r.spec.stage == "engine"]
+    return (Engine([r for r in engine.active if not pool_rule(r)]),
+            Engine([r for r in engine.active if pool_rule(r)] + meta))
+
+
+class Judges:
+    """What a worker holds: the pool's engine, the run's documents and corpus (for M008's shares),
+    and each host's sibling-probe text once parsed."""
+
+    def __init__(self, engine: Engine, documents: list[Document], corpus: Corpus | None) -> None:
+        self.engine, self.documents, self.corpus = engine, documents, corpus
+        self.siblings: dict[str, str] = {}
+
+    def pages(self, items: list[Item] | str) -> tuple[list[Finding], list[Page]]:
+        """Complete the unparsed pages, judge every link citing each; the findings and the completed
+        pages. `items` may be the path of a spooled batch (`Spool`)."""
+        if isinstance(items, str):
+            items = Spool.take(items)
+        found: list[Finding] = []
+        completed: list[Page] = []
+        for url, page, raw, cites in items:
+            if raw is not None:
+                page = self._complete(page, raw)
+                completed.append(page)
+            for path, links in cites:
+                found += self.engine.check_pages(links, {url: page}, path)
+        return found, completed
+
+    def ready(self, _: None) -> None:
+        """Nothing: a first task, so that the pool starts every worker."""
+
+    def memo(self, share: tuple[int, dict[str, Page], tuple[int, int]]) -> list[Finding]:
+        """The shardable memo rules on (document index, the pages its share cites, share)."""
+        index, pages, part = share
+        return self.engine.check_memo(Memo(self.documents[index], self.corpus, pages, part))
+
+    def _complete(self, page: Page, raw: Any) -> Page:
+        from citecheck.fetch.facts import complete, sibling_sample
+
+        text = None
+        if raw.sibling is not None:  # one probe serves every page of its host: parse it once
+            probe = raw.sibling[0]
+            if probe not in self.siblings:
+                self.siblings[probe] = sibling_sample(raw.sibling)
+            text = self.siblings[probe]
+        return complete(page, raw, text)
+
+
+class Spool:
+    """Batches on their way to the workers, in files of a private temporary directory: bodies
+    waiting for a busy worker (a loaded machine, a slow parse) sit in the page cache, not in the
+    parent's memory. A batch that cannot be written travels inline instead."""
+
+    def __init__(self) -> None:
+        self.folder = tempfile.mkdtemp(prefix="citecheck-pages-")
+        self.count = 0
+
+    def put(self, items: list[Item]) -> list[Item] | str:
+        path = os.path.join(self.folder, str(self.count))
+        self.count += 1
+        try:
+            with open(path, "wb") as out:
+                pickle.dump(items, out, protocol=pickle.HIGHEST_PROTOCOL)
+        except OSError:
+            return items
+        return path
+
+    @staticmethod
+    def take(path: str) -> list[Item]:
+        """In a worker: the batch at `path`, which is removed (our own file, written by the parent)."""
+        with open(path, "rb") as spooled:
+            items: list[Item] = pickle.load(spooled)
+        os.unlink(path)
+        return items
+
+    def close(self) -> None:
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+_JUDGES: list[Judges] = []  # in a worker process only: what the pool's initializer built from its arguments
+
+
+def _start_worker(judges: Judges, spool: str) -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: no worker tracebacks
+    try:
+        os.nice(NICE)
+    except OSError:
+        pass
+    parent = multiprocessing.parent_process()
+    if parent is not None:  # the pool may never get to say goodbye (SIGKILL): leave with the parent
+        threading.Thread(target=_exit_with, args=(parent.sentinel, spool), name="citecheck-parent-watch",
+                         daemon=True).start()
+    _JUDGES.append(judges)
+
+
+def _exit_with(sentinel: int, spool: str) -> None:
+    from multiprocessing.connection import wait
+
+    wait([sentinel])
+    shutil.rmtree(spool, ignore_errors=True)  # the parent could not: its batches would stay behind
+    os._exit(1)  # the parent is gone: nobody is left to take a result or a cleanup
+
+
+def _call(method: str, argument: Any) -> Any:
+    return getattr(_JUDGES[0], method)(argument)
+
+
+def slim(page: Page) -> Page:
+    """The page without the facts only page rules read (markup sample, sibling probe text)."""
+    if not page.html_sample and page.sibling_text is None:
+        return page
+    return evolve(page, html_sample="", sibling_text=None)
+
+
+class PageStage:
+    """Page rules and shardable memo rules for one run; `workers=0` runs them in-process."""
+
+    def __init__(self, engine: Engine, documents: Iterable[Document] = (), corpus: Corpus | None = None, *,
+                 workers: int = 0, store: Callable[[list[Page]], Any] | None = None) -> None:
+        """`store`: called with completed fresh pages to cache (the parent is the only writer)."""
+        self.parent, engine = split(engine)
+        self.shardable = bool(engine.by_stage.get("memo"))
+        self.documents, self.corpus, self.store = list(documents), corpus, store
+        self.cites: dict[str, Cites] = {}
+        for doc in self.documents:
+            per_url: dict[str, list[Link]] = {}
+            for link in doc.links:
+                per_url.setdefault(link.url, []).append(link)
+            for url, links in per_url.items():
+                self.cites.setdefault(url, []).append((doc.path, links))
+        self.pages: dict[str, Page] = {}  # slim, as cited
+        self.found: dict[str, list[Finding]] = {}
+        self.crashed = False
+        self.lost = ""
+        self.workers = workers
+        self._batch: list[Item] = []
+        self._running: list[Future[Any]] = []
+        self._done: deque[Future[Any]] = deque()  # page batches done, filled by the pool's thread
+        self._unstored: list[Page] = []
+        self._memo: list[Future[Any]] = []
+        self.judges = Judges(engine, self.documents, corpus)
+        self.pool: ProcessPoolExecutor | None = None
+        self._spool: Spool | None = None
+        if workers > 1:
+            self._start(workers)
+
+    def _start(self, workers: int) -> None:
+        """Start every worker now (each imports the rules' stack while the fetch begins). Rules
+        that cannot be sent to another process (a function defined inside a function, say) are
+        run here instead, and the run says so."""
+        self._spool = Spool()
+        context = multiprocessing.get_context("spawn")
+        self.pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
+                                        initargs=(self.judges, self._spool.folder))
+        try:
+            for _ in range(workers):
+                self.pool.submit(_call, "ready", None)
+        except (pickle.PicklingError, AttributeError, TypeError) as err:
+            print(f"citecheck: warning: the rules cannot be sent to worker processes ({err}); "
+                  "judging pages in this process", file=sys.stderr)
+            self.close(wait=False)
+            self.workers = 0
+
+    @staticmethod
+    def workers_for(url_count: int) -> int:
+        return worker_count() if url_count >= PARALLEL_MIN_URLS else 0
+
+    def _task(self, method: str, argument: Any) -> Future[Any]:
+        future: Future[Any] = Future()
+        try:
+            if self.pool is not None:
+                return self.pool.submit(_call, method, argument)
+            future.set_result(getattr(self.judges, method)(argument))
+        except Exception as err:  # noqa: BLE001 - a broken pool or a failed call: reported by the taker
+            future.set_exception(err)
+        return future
+
+    def add(self, url: str, page: Page, raw: Any = None) -> Page:
+        """Take `url`'s page (with `raw`, its unparsed body); return the slim copy to keep meanwhile
+        (`fetch_all`'s `on_page`)."""
+        kept = self.pages[url] = slim(page)
+        self._batch.append((url, page, raw, self.cites.get(url, [])))
+        if len(self._batch) >= BATCH:
+            self._send()
+        self._take_done()
+        return kept
+
+    def _take_done(self) -> None:
+        while self._done:
+            future = self._done.popleft()
+            if future in self._running:
+                self._take(future)
+
+    def _send(self) -> None:
+        if self._batch:
+            future = self._task("pages", self._spool.put(self._batch) if self._spool else self._batch)
+            self._batch = []
+            self._running.append(future)
+            future.add_done_callback(self._done.append)
+
+    def _take(self, future: Future[Any]) -> None:
+        self._running.remove(future)
+        try:
+            found, completed = future.result()
+        except Exception as err:  # noqa: BLE001 - a lost worker is reported, never a silent pass
+            self.lost = self.lost or f"{type(err).__name__}: {err}"
+            return
+        self._note(found)
+        for page in completed:
+            self.pages[page.url] = slim(page)
+        if self.store is not None:
+            self._unstored += completed
+            if len(self._unstored) >= CACHE_EVERY:
+                self._write()
+
+    def _write(self) -> None:
+        """Store the completed pages: one row per fetched URL (fragments belong to the citations)."""
+        stored = {p.url.split("#", 1)[0]: p for p in self._unstored}
+        self._unstored = []
+        if self.store is not None and stored:
+            self.store([p if p.url == u else evolve(p, url=u) for u, p in stored.items()])
+
+    def _note(self, found: list[Finding]) -> None:
+        for finding in found:
+            self.found.setdefault(finding.path, []).append(finding)
+            if finding.rule == "E000":
+                self.crashed = True  # the worker's engine is a copy: say it here
+
+    def finish(self) -> dict[str, Page]:
+        """No more pages: wait for them, send the shardable memo rules' shares; the slim pages."""
+        self._send()
+        self._done.clear()
+        while self._running:  # one at a time: a result's pages are slimmed before the next is read
+            self._running[0].exception()
+            self._take(self._running[0])
+        self._write()
+        if self.shardable:
+            self._share_memo()
+        return self.pages
+
+    def _share_memo(self) -> None:
+        """Each document's claims in `parts` interleaved shares, each share with the pages it cites."""
+        from citecheck.support.claims import cited_claims, cited_pages
+
+        parts = max(1, self.workers)
+        for index, doc in enumerate(self.documents):
+            claims = cited_claims(doc) if parts > 1 else []
+            for part in range(parts):
+                pages = cited_pages(claims[part::parts], self.pages) if parts > 1 else self.pages
+                self._memo.append(self._task("memo", (index, pages, (part, parts))))
+
+    def results(self) -> dict[str, list[Finding]]:
+        """The pool's findings by document path (waits for them); a lost worker is an E000 on each document."""
+        for future in self._memo:
+            try:
+                self._note(future.result())
+            except Exception as err:  # noqa: BLE001 - a lost worker is reported, never a silent pass
+                self.lost = self.lost or f"{type(err).__name__}: {err}"
+        self._memo = []
+        if self.lost:
+            self.crashed = True
+            for doc in self.documents:
+                self.found.setdefault(doc.path, []).append(self.parent.meta(
+                    "E000", Location(doc.path), f"a page-stage worker process failed ({self.lost}); the page "
+                    "rules and M008 may not have run on every page"))
+        return self.found
+
+    async def judge(self, link: Link, page: Page) -> list[Finding]:
+        """The page rules' findings for one link and its page, now (harvest: one candidate at a time)."""
+        found: list[Finding]
+        found, _ = await asyncio.wrap_future(self._task("pages", [(link.url, page, None,
+                                                                    [(link.location.path, [link])])]))
+        if any(f.rule == "E000" for f in found):
+            self.crashed = True
+        return found
+
+    async def call(self, func: Callable[..., Any], *args: Any) -> Any:
+        """`func(*args)` on the pool (a module-level function), or in a thread without one."""
+        if self.pool is not None:
+            return await asyncio.wrap_future(self.pool.submit(func, *args))
+        return await asyncio.get_running_loop().run_in_executor(None, func, *args)
+
+    def close(self, wait: bool = True) -> None:
+        """Stop the workers (`wait=False`: an interrupted run, pending work is dropped)."""
+        if self.pool is not None:
+            self.pool.shutdown(wait=wait, cancel_futures=True)
+            self.pool = None
+        if self._spool is not None:
+            self._spool.close()
+            self._spool = None

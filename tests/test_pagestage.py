@@ -1,0 +1,234 @@
+"""The page stage: findings from the worker pool are exactly the in-process ones; workers never
+outlive the run; a lost worker is an internal error, never a clean pass."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import citecheck
+from citecheck import pagestage
+from citecheck.config import Config, FetchConfig
+
+PATHS = ["/article", "/missing", "/gone", "/soft404", "/pdf", "/deep", "/latin1", "/linkedin", "/cf", "/chain/2",
+         "/loop/a", "/to"]
+TWO_CORES = pytest.mark.skipif(pagestage.worker_count() < 2, reason="needs two cores")
+
+
+def _memo(tmp_path: Path, base: str) -> Path:
+    lines = ["# Memo", ""]
+    for n, path in enumerate(PATHS * 2):  # each URL cited twice: findings at every location
+        lines.append(f"Claim {n} about the harbor ([source {n}]({base}{path})).\n")
+    lines.append(f"<!-- citecheck: disable=H001 reason=\"known dead\" -->\nSuppressed: {base}/missing\n")
+    memo = tmp_path / "memo.md"
+    memo.write_text("\n".join(lines), encoding="utf-8")
+    return memo
+
+
+def _two_memos(tmp_path: Path, base: str) -> list[str]:
+    """Two memos citing the same URLs, with claims that cite two sources at once (M008 judges
+    those against both pages, so each share needs every page of its claims)."""
+    one = ["# One", ""] + [f"Claim {n} about the harbor ([a]({base}{p}), [b]({base}{q}))."
+                           for n, (p, q) in enumerate(zip(PATHS[0::2], PATHS[1::2], strict=True))]
+    two = ["# Two", ""] + [f"Claim {n} on {p} ([source]({base}{p})) and on nothing else." for n, p in enumerate(PATHS)]
+    paths = [tmp_path / "one.md", tmp_path / "two.md"]
+    for path, lines in zip(paths, (one, two), strict=True):
+        path.write_text("\n\n".join(lines) + "\n", encoding="utf-8")
+    return [str(p) for p in paths]
+
+
+def _config(tmp_path: Path | None = None, **options: Any) -> Config:
+    cache = {"cache": str(tmp_path / "c.sqlite")} if tmp_path else {"use_cache": False}
+    return Config(fetch=FetchConfig(allow=("127.0.0.1",), timeout=5, retries=0, **cache), **options)
+
+
+def _pooled(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Make every online audit use the pool; the list gets True for each stage that had one."""
+    used: list[bool] = []
+    real_close = pagestage.PageStage.close
+
+    def close(self: pagestage.PageStage, wait: bool = True) -> None:
+        used.append(self.pool is not None)
+        real_close(self, wait)
+
+    monkeypatch.setattr(pagestage, "PARALLEL_MIN_URLS", 1)
+    monkeypatch.setattr(pagestage.PageStage, "close", close)
+    return used
+
+
+@TWO_CORES
+def test_pool_findings_equal_in_process_findings(served: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    memo = [str(_memo(tmp_path, served.base))]
+    inline = citecheck.audit(memo, _config(), online=True)
+    used = _pooled(monkeypatch)
+    pooled = citecheck.audit(memo, _config(), online=True)
+    assert used == [True]  # the pool really ran
+    assert {f.rule for f in inline.findings} >= {"H001", "H003", "H006", "M008"}  # page rules and M008 had work
+    assert pooled.findings == inline.findings
+    assert pooled.suppressed == inline.suppressed and pooled.suppressed  # directives apply to the pool's findings
+    assert pooled.crashed is inline.crashed is False
+    # both keep slim pages (markup samples serve page rules only), with the same facts otherwise
+    assert not any(p.html_sample for p in pooled.pages.values())
+    assert {u: (p.title, p.text_sample) for u, p in pooled.pages.items()} == \
+        {u: (p.title, p.text_sample) for u, p in inline.pages.items()}
+
+
+@TWO_CORES
+@pytest.mark.parametrize("ignore", [(), ("M008",)])
+def test_shares_across_documents_and_the_cache_give_the_same_findings(served: Any, tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch,
+                                                                     ignore: tuple[str, ...]) -> None:
+    paths = _two_memos(tmp_path, served.base)
+    inline = citecheck.audit(paths, _config(ignore=ignore), online=True)
+    used = _pooled(monkeypatch)
+    pooled = citecheck.audit(paths, _config(tmp_path, ignore=ignore), online=True)
+    assert used == [True] and pooled.findings == inline.findings and not pooled.crashed
+    assert ("M008" in {f.rule for f in inline.findings}) is not bool(ignore)
+    # the parent stored the pages the workers completed, so a warm run judges the same pages
+    from citecheck.fetch.cache import Cache
+    from citecheck.fetch.guard import Guard
+
+    cached = Cache(str(tmp_path / "c.sqlite"), guard=Guard(("127.0.0.1",))).get_many(list(inline.pages), 30)
+    assert cached and all(cached[u].text_sample == inline.pages[u].text_sample for u in cached)
+    assert any(p.html_sample for p in cached.values())  # complete pages, not the parent's slim copies
+    warm = citecheck.audit(paths, _config(tmp_path, ignore=ignore), online=True)
+    assert warm.findings == inline.findings and used == [True, True]
+
+
+def test_cited_pages_give_each_share_what_the_whole_would() -> None:
+    """Two shares, each with only the pages its claims cite (a claim citing `a/` in another
+    spelling gets the page by dedupe key), find exactly what one call with every page finds."""
+    from citecheck.engine.run import Memo
+    from citecheck.models import Document, Link, Location, Outcome, Page, TextSpan
+    from citecheck.support.claims import cited_claims, cited_pages
+
+    where = Location("m.md")
+    urls = ["https://example.org/a/", "https://example.org/b", "https://example.org/c"]
+    doc = Document("m.md", "", "markdown", links=tuple(Link(u, where) for u in urls),
+                   spans=(TextSpan("Revenue grew 60% in 2023 ([x](https://example.org/a?utm_source=feed)).", where),
+                          TextSpan("Acme hired 40 people ([y](https://example.org/b)).", where),
+                          TextSpan("Profit fell 9% ([z](https://example.org/c)).", where)))
+    pages = {u: Page(url=u, outcome=Outcome.OK, status=200, title="Report", text_sample=f"Revenue grew 45% {u}")
+             for u in urls}
+    from citecheck.checks import unsupported_citation as m008
+
+    whole = list(m008.check(Memo(doc, None, pages), m008.DEFAULTS))
+    claims = cited_claims(doc)
+    shares = [list(m008.check(Memo(doc, None, cited_pages(claims[i::2], pages), (i, 2)), m008.DEFAULTS))
+              for i in range(2)]
+    assert len(whole) == 3 and sorted(shares[0] + shares[1], key=repr) == sorted(whole, key=repr)
+    assert set(cited_pages(claims[0::2], pages)) == {"https://example.org/a/", "https://example.org/c"}
+
+
+@TWO_CORES
+def test_a_lost_worker_is_an_internal_error_not_a_clean_pass(served: Any, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    sys.path.insert(0, str(Path(__file__).parent))  # the spawned workers import the rule from here too
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(Path(__file__).parent), os.environ.get("PYTHONPATH", "")]))
+    import dying_rule
+
+    from citecheck.engine.registry import Registry, build_registry
+    from citecheck.engine.rule import spec_from_module
+
+    builtin = build_registry()
+    registry = Registry((*builtin.rules, spec_from_module(dying_rule)), builtin.packs)
+    memo = tmp_path / "memo.md"
+    memo.write_text(f"# M\n\nA claim ([a]({served.base}/article)) and ([b]({served.base}/echo?die=/die)).\n",
+                    encoding="utf-8")
+    used = _pooled(monkeypatch)
+    report = citecheck.audit([str(memo)], _config(), online=True, registry=registry)
+    assert used == [True]
+    assert report.crashed and any(f.rule == "E000" and "worker" in f.message for f in report.findings)
+
+
+def _children(pid: int) -> list[int]:
+    out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True, text=True, check=False)
+    return [int(p) for p in out.stdout.split()]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@TWO_CORES
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc")
+def test_sigkill_of_the_main_process_leaves_no_worker_behind(served: Any, tmp_path: Path) -> None:
+    """CI runners and IDEs kill the main process only: its workers must go too, and a downstream
+    `| wc -c` must see the end of its input."""
+    memo = tmp_path / "memo.md"
+    lines = [f"Claim {n} ([s]({served.base}/article?n={n}))." for n in range(pagestage.PARALLEL_MIN_URLS)]
+    lines += [f"Slow ([s]({served.base}/drip?n={n}))." for n in range(4)]  # keeps the fetch going
+    memo.write_text("# M\n\n" + "\n\n".join(lines) + "\n", encoding="utf-8")
+    main = subprocess.Popen([sys.executable, "-m", "citecheck", "audit", str(memo), "--allow", "127.0.0.1",
+                             "--no-cache", "--format", "json", "--timeout", "60"], stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, cwd=tmp_path)
+    count = subprocess.Popen(["wc", "-c"], stdin=main.stdout, stdout=subprocess.PIPE)
+    assert main.stdout is not None
+    main.stdout.close()  # wc holds the only reading end
+    try:
+        deadline = time.monotonic() + 60
+        workers: list[int] = []
+        while time.monotonic() < deadline and len(workers) < 3:  # the resource tracker and two workers
+            time.sleep(0.2)
+            workers = _children(main.pid)
+        assert len(workers) >= 3, "the pool did not start"
+        time.sleep(1)  # the workers are judging pages by now
+        os.kill(main.pid, signal.SIGKILL)
+        main.wait(10)
+        out, _ = count.communicate(timeout=30)  # finishes: nobody holds the pipe any more
+        assert out.strip() == b"0"
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and any(_alive(p) for p in workers):
+            time.sleep(0.1)
+        assert not [p for p in workers if _alive(p)]
+    finally:
+        for proc in (main, count):
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+
+
+def test_a_batch_that_cannot_be_spooled_travels_inline() -> None:
+    import shutil
+
+    spool = pagestage.Spool()
+    shutil.rmtree(spool.folder)  # a full or vanished temporary directory
+    items: list[Any] = [("https://example.org/", None, None, [])]
+    assert spool.put(items) is items
+    spool = pagestage.Spool()
+    try:
+        where = spool.put(items)
+        assert isinstance(where, str) and pagestage.Spool.take(where) == items and not os.path.exists(where)
+    finally:
+        spool.close()
+    assert not os.path.exists(spool.folder)
+
+
+def test_small_audits_stay_in_process() -> None:
+    assert pagestage.PageStage.workers_for(pagestage.PARALLEL_MIN_URLS - 1) == 0
+
+
+def test_worker_count_follows_the_usable_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    for cores, workers in ((1, 0), (2, 2), (3, 2), (4, 3), (5, 4), (64, 4)):
+        monkeypatch.setattr(pagestage.os, "sched_getaffinity", lambda _pid, n=cores: set(range(n)))
+        assert pagestage.worker_count() == workers
+
+
+def test_the_page_stage_does_not_import_the_http_stack() -> None:
+    """Workers import the page stage and the parser: not aiohttp (~0.25 s each)."""
+    code = ("import sys, citecheck.audit, citecheck.pagestage, citecheck.fetch.facts, citecheck.support.claims\n"
+            "print('aiohttp' in sys.modules)\n"
+            "from citecheck.fetch import USER_AGENT, Fetcher, FetchResult, fetch_all\n"
+            "print('aiohttp' in sys.modules, Fetcher.__name__, FetchResult.__name__, USER_AGENT.split('/')[0])\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert out.stdout.split() == ["False", "True", "Fetcher", "FetchResult", "citecheck"]
