@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import inspect
 import json
 import os
 import sqlite3
@@ -101,14 +100,6 @@ def rules_digest(active: Iterable[Any]) -> str:
                                  default=_stable).encode())
         digest.update(source_hash(rule.spec.check).encode())
     return digest.hexdigest()
-
-
-def source_hash(func: Any) -> str:
-    """Digest of the file that defines `func` (a function or class); "unknown" when there is none."""
-    try:
-        return hashlib.sha256(Path(inspect.getsourcefile(func) or "").read_bytes()).hexdigest()
-    except (OSError, TypeError):
-        return "unknown"
 
 
 def _stable(value: Any) -> str:
