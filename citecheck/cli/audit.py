@@ -145,12 +145,14 @@ def _fetcher(progress: bool, verbose: bool) -> Any:
     from citecheck.fetch import fetch_all
     from citecheck.fetch.progress import stats_lines
 
-    async def run(urls: list[str], fetch_config: Any, on_page: Any = None, defer_parse: bool = False) -> Any:
-        pages = await fetch_all(urls, fetch_config, progress=progress, on_page=on_page, defer_parse=defer_parse)
+    async def run(urls: list[str], fetch_config: Any, on_page: Any = None, defer_parse: bool = False,
+                  cache: Any = None) -> Any:
+        pages = await fetch_all(urls, fetch_config, progress=progress, on_page=on_page, defer_parse=defer_parse,
+                                cache=cache)
         if verbose:
             for line in stats_lines(pages.stats, pages.cached):
                 click.echo(line, err=True)
         return pages
 
-    run.streams_pages = True  # type: ignore[attr-defined]  # audit_inputs may pass on_page and defer_parse
+    run.streams_pages = True  # type: ignore[attr-defined]  # audit_inputs may pass on_page, defer_parse and cache
     return run
