@@ -116,7 +116,8 @@ async def audit_inputs(inputs: Inputs, config: Config, registry: Registry, *, on
     stage = PageStage(engine, inputs.documents, corpus, workers=PageStage.workers_for(len(urls)),
                       store=cache.put_many if cache is not None else None)
     try:
-        pages = await _fetch(urls, config, fetcher, stage.add if streams else None, cache)
+        # without workers the fetch parses and stores each body itself, as it comes
+        pages = await _fetch(urls, config, fetcher, stage.add if streams else None, cache, stage.pool is not None)
         if archive_check:
             from citecheck.archive import check_archives
 
@@ -214,9 +215,11 @@ def fetchable(links: Iterable[Link], engine: Engine) -> list[str]:
     return list(seen)
 
 
-async def _fetch(urls: list[str], config: Config, fetcher: Any, on_page: Any, cache: Any = None) -> dict[str, Page]:
-    """Fetch; with `on_page` (the page stage's) the bodies are left for its workers to parse, and
-    the fetch shares the stage's cache (`cache`; None: the run has none, opened once or not at all)."""
+async def _fetch(urls: list[str], config: Config, fetcher: Any, on_page: Any, cache: Any = None,
+                 defer_parse: bool = False) -> dict[str, Page]:
+    """Fetch; with `on_page` (the page stage's) the fetch shares the stage's cache (`cache`; None:
+    the run has none, opened once or not at all), and with `defer_parse` leaves the bodies for its
+    workers to parse (and store)."""
     if on_page is None:
         if fetcher is None:
             from citecheck.fetch import fetch_all
@@ -228,7 +231,7 @@ async def _fetch(urls: list[str], config: Config, fetcher: Any, on_page: Any, ca
         from citecheck.fetch import fetch_all
 
         fetcher = fetch_all
-    return await fetcher(urls, fetch_config, on_page=on_page, defer_parse=True, cache=cache)
+    return await fetcher(urls, fetch_config, on_page=on_page, defer_parse=defer_parse, cache=cache)
 
 
 def finding_order(f: Finding) -> tuple[str, int, int, str]:

@@ -40,7 +40,6 @@ from citecheck.models import Corpus, Document, Finding, Link, Location, Page, ev
 PARALLEL_MIN_URLS = 300  # below this, starting workers costs more than it saves
 BATCH = 64  # pages per task: large enough that a task's overhead is small, small enough to keep both busy
 NICE = 10  # workers yield to the fetch loop (and, on a loopback benchmark, to the server)
-CACHE_EVERY = 200  # completed pages written to the cache per transaction
 
 Cites = list[tuple[str, list[Link]]]  # (document path, the links citing one URL), per document
 Item = tuple[str, Page, Any, Cites]  # (URL as cited, its page, its facts.Raw when unparsed, who cites it)
@@ -205,7 +204,6 @@ class PageStage:
         self._batch: list[Item] = []
         self._running: list[Future[Any]] = []
         self._done: deque[Future[Any]] = deque()  # page batches done, filled by the pool's thread
-        self._unstored: list[Page] = []
         self._memo: list[Future[Any]] = []
         self.judges = Judges(engine, self.documents, corpus)
         self.pool: ProcessPoolExecutor | None = None
@@ -277,16 +275,9 @@ class PageStage:
         self._note(found)
         for page in completed:
             self.pages[page.url] = slim(page)
-        if self.store is not None:
-            self._unstored += completed
-            if len(self._unstored) >= CACHE_EVERY:
-                self._write()
-
-    def _write(self) -> None:
-        """Store the completed pages: one row per fetched URL (fragments belong to the citations)."""
-        stored = {p.url.split("#", 1)[0]: p for p in self._unstored}
-        self._unstored = []
-        if self.store is not None and stored:
+        if self.store is not None and completed:
+            # at once, one transaction a batch: on a team cache other runners wait for these facts
+            stored = {p.url.split("#", 1)[0]: p for p in completed}  # one row per fetched URL
             self.store([p if p.url == u else evolve(p, url=u) for u, p in stored.items()])
 
     def _note(self, found: list[Finding]) -> None:
@@ -302,7 +293,6 @@ class PageStage:
         while self._running:  # one at a time: a result's pages are slimmed before the next is read
             self._running[0].exception()
             self._take(self._running[0])
-        self._write()
         if self.shardable:
             self._share_memo()
         return self.pages
