@@ -192,19 +192,6 @@ class Hop:
     location: str = ""
 
 
-def evolve(page: Page, **changes: Any) -> Page:
-    """`dataclasses.replace(page, **changes)` in a tenth of the time (~1 µs, not ~11: no __init__
-    through keywords and no frozen __setattr__ per field), for the copies made of every fetched page.
-    Page has no __post_init__ and no InitVar, so the result is the same page."""
-    if not changes.keys() <= _PAGE_FIELDS:
-        raise TypeError(f"Page has no field {min(changes.keys() - _PAGE_FIELDS)!r}")
-    new = object.__new__(Page)
-    fields = new.__dict__
-    fields.update(page.__dict__)
-    fields.update(changes)
-    return new
-
-
 @dataclass(frozen=True)
 class Page:
     """The facts of one fetch (what the cache stores): never a verdict."""
@@ -240,9 +227,6 @@ class Page:
         data["headers"] = dict(self.headers)
         data["meta"] = dict(self.meta)
         return data
-
-
-_PAGE_FIELDS = frozenset(Page.__dataclass_fields__)
 
 
 class Severity(str, enum.Enum):

@@ -32,10 +32,11 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import replace
 from typing import Any
 
 from citecheck.engine.run import Engine, Memo
-from citecheck.models import Corpus, Document, Finding, Link, Location, Page, evolve
+from citecheck.models import Corpus, Document, Finding, Link, Location, Page
 
 PARALLEL_MIN_URLS = 300  # below this, starting workers costs more than it saves
 BATCH = 64  # pages per task: large enough that a task's overhead is small, small enough to keep both busy
@@ -177,7 +178,7 @@ def slim(page: Page) -> Page:
     """The page without the facts only page rules read (markup sample, sibling probe text)."""
     if not page.html_sample and page.sibling_text is None:
         return page
-    return evolve(page, html_sample="", sibling_text=None)
+    return replace(page, html_sample="", sibling_text=None)
 
 
 class PageStage:
@@ -278,7 +279,7 @@ class PageStage:
         if self.store is not None and completed:
             # at once, one transaction a batch: on a team cache other runners wait for these facts
             stored = {p.url.split("#", 1)[0]: p for p in completed}  # one row per fetched URL
-            self.store([p if p.url == u else evolve(p, url=u) for u, p in stored.items()])
+            self.store([p if p.url == u else replace(p, url=u) for u, p in stored.items()])
 
     def _note(self, found: list[Finding]) -> None:
         for finding in found:

@@ -144,7 +144,7 @@ class ResultCache:
     """`lookup()` a stored audit for these inputs, or `store(report, urls)` one.
 
     The lookup reads the cache file with the standard library's sqlite3, read-only: a warm re-audit
-    does not pay for importing sqlite-utils (~0.3 s with numpy) or the fetch stack."""
+    does not pay for importing sqlite-utils (~0.3 s with numpy, which it imports) or the fetch stack."""
 
     def __init__(self, path: Path, key: str, max_age_days: float, policy: str = "") -> None:
         self.path, self.key, self.max_age_days, self.policy = path, key, max_age_days, policy

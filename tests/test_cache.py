@@ -161,20 +161,3 @@ async def test_cache_hits_reach_on_page_in_chunks(site: Any, location: str, monk
     again = await fetch_all(urls, config, on_page=lambda url, page: seen.append((url, page.from_cache)))
     assert sorted(seen) == sorted((u, True) for u in urls) and again.cached == len(urls)
     assert all(site.hits[p] == 1 for p in ("/article", "/missing", "/gone", "/deep", "/soft404"))
-
-
-def test_opening_the_cache_does_not_load_numpy_yet_leaves_it_importable(tmp_path: Path) -> None:
-    import subprocess
-    import sys
-
-    code = ("import importlib.util, sys\n"
-            "from citecheck.fetch.cache import Cache\n"
-            f"Cache({str(tmp_path / 'c.sqlite')!r}).put_many([])\n"
-            "assert 'numpy' not in sys.modules and 'pandas' not in sys.modules, 'sqlite-utils loaded numpy'\n"
-            "assert 'numpy' not in sys.modules or sys.modules['numpy'] is not None\n"
-            "if importlib.util.find_spec('numpy'):\n"
-            "    import numpy\n"
-            "    assert numpy.zeros(2).sum() == 0\n"
-            "print('ok')\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False)
-    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr

@@ -119,22 +119,3 @@ def test_probe_paths_never_end_in_a_number() -> None:
     url = probe_url("https://example.org/economy/census-regulator-240891")
     assert re.fullmatch(rf"https://example\.org/economy/{PREFIX}[a-z]{{16}}", url)
     assert not re.match(r"^/[a-z]+/[a-z-]+-(\d+)$", url.split("example.org", 1)[1])  # the benchmark's page route
-
-
-def test_evolve_is_dataclasses_replace() -> None:
-    import dataclasses
-
-    from citecheck.models import Hop, Page, evolve
-
-    page = Page(url="http://a.test/x", outcome=Outcome.OK, status=200, chain=(Hop("http://a.test/x", 200),),
-                headers={"content-type": "text/html"}, title="T", html_sample="<p>x", meta={"k": "v"})
-    changes: dict[str, Any] = {"html_sample": "", "sibling_text": None, "elapsed_ms": 3.5, "sibling_status": 404}
-    for name, value in changes.items():
-        assert evolve(page, **{name: value}) == dataclasses.replace(page, **{name: value})
-    both = evolve(page, **changes)
-    assert both == dataclasses.replace(page, **changes) and type(both) is Page
-    assert page.html_sample == "<p>x" and page.sibling_status is None  # the original is untouched
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        both.title = "changed"  # type: ignore[misc]
-    with pytest.raises(TypeError, match="no field 'nope'"):
-        evolve(page, nope=1)

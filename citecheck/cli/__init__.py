@@ -76,26 +76,14 @@ def run() -> None:
     seconds: the cyclic collector's default thresholds made it spend ~12 % of an offline audit of a
     5,000-link memo re-scanning them. Like mypy, raise the thresholds for the command (memory is
     still reclaimed by reference counting; cycles are collected, just less often), and freeze what
-    the imports built so full collections do not walk it again. Like mypy's `hard_exit`, end with
-    `os._exit` once the output is flushed: every file citecheck writes is already written
-    atomically and closed, every cache connection closed, every worker pool shut down, and
-    tearing the interpreter down object by object cost 0.3-0.4 s of that 5,000-link audit.
+    the imports built so full collections do not walk it again.
     """
     gc.freeze()
     gc.set_threshold(200_000, 30, 30)
     try:
         main(standalone_mode=True)
-        code: Any = 0
-    except SystemExit as done:
-        code = done.code
-    if code is None:
-        code = 0
-    elif not isinstance(code, int):
-        print(code, file=sys.stderr)
-        code = 1
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except (BrokenPipeError, OSError):
-        code = code or 1
-    os._exit(code)
+    finally:
+        try:
+            sys.stdout.flush()
+        except (BrokenPipeError, OSError):  # the reader left (`| head`): no traceback at shutdown
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -50,26 +50,6 @@ if TYPE_CHECKING:
     from citecheck.fetch.guard import Guard
 
 
-def _sqlite_utils() -> Any:
-    """sqlite-utils, imported without numpy and pandas unless the process has them loaded already.
-
-    sqlite_utils.db imports both when installed, only to convert their scalar types on insert; the
-    cache inserts plain str/float/int, and numpy alone is ~0.2 s of every online run's start. The
-    modules are hidden only for the duration of this import (a later `import numpy` works)."""
-    if "sqlite_utils" in sys.modules:
-        return sys.modules["sqlite_utils"]
-    hidden = [name for name in ("numpy", "pandas") if name not in sys.modules]
-    for name in hidden:
-        sys.modules[name] = None  # type: ignore[assignment]  # makes `import numpy` raise ImportError
-    try:
-        import sqlite_utils
-    finally:
-        for name in hidden:
-            if sys.modules.get(name, False) is None:
-                del sys.modules[name]
-    return sqlite_utils
-
-
 def default_path() -> Path:
     return default_cache_path()
 
@@ -264,7 +244,9 @@ class Cache(FactCache):
             opened = open_cache(self.path)
         except OSError as err:
             raise InputError(f"{self.path}: cannot open the cache: {err.strerror or err}") from None
-        return _sqlite_utils().Database(opened.conn), opened.writable
+        import sqlite_utils
+
+        return sqlite_utils.Database(opened.conn), opened.writable
 
     def _rebuild(self, err: BaseException) -> None:
         """Only ever called for a file marked as citecheck's own."""

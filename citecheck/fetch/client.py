@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Self
 from urllib.parse import urljoin
 
@@ -27,7 +27,7 @@ from citecheck.fetch.retry import backoff, retry_after
 from citecheck.fetch.robots import ERROR as ROBOTS_ERROR
 from citecheck.fetch.robots import Robots
 from citecheck.fetch.verdict import REDIRECT_STATUSES, RETRY_STATUSES, RETRYABLE_ERRORS, classify, is_challenge
-from citecheck.models import Hop, Outcome, Page, evolve
+from citecheck.models import Hop, Outcome, Page
 from citecheck.urls import host_of
 
 USER_AGENT = f"citecheck/{__version__} (+https://github.com/citecheck/citecheck)"
@@ -110,7 +110,7 @@ class Fetcher:
         try:
             page, body = await self._walk(url, fetched_at, urgent)
             if page.error == "unresolved" and await self.dns.corroborates(host_of(page.final_url or url)):
-                page = evolve(page, outcome=Outcome.DEAD, error="nxdomain")
+                page = replace(page, outcome=Outcome.DEAD, error="nxdomain")
             unparsed = body if self.defer_parse else None
             if not (keep_body or self.defer_parse):
                 body = None  # do not hold the body while waiting for the host's sibling probe
@@ -123,7 +123,7 @@ class Fetcher:
                         error=f"internal: {type(err).__name__}: {err}"[:300])
             raw, found = None, NOT_PROBED
         # One copy of the page with everything known only now.
-        page = evolve(page, elapsed_ms=round((time.perf_counter() - started) * 1000, 1),
+        page = replace(page, elapsed_ms=round((time.perf_counter() - started) * 1000, 1),
                        sibling_status=found[0], sibling_text=found[1], sibling_shape=found[3])
         return FetchResult(page, body if keep_body else None, raw)
 

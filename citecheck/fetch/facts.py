@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from citecheck.fetch.parse import HTML_TYPES, BodyFacts, is_html, parse_body
 from citecheck.fetch.verdict import decide, is_challenge
-from citecheck.models import Hop, Outcome, Page, evolve
+from citecheck.models import Hop, Outcome, Page
 
 KEPT_HEADERS = ("content-type", "content-length", "content-encoding", "content-language", "location",
                 "retry-after", "cf-mitigated", "server", "x-robots-tag", "link", "refresh", "last-modified",
@@ -101,7 +101,7 @@ def complete(page: Page, raw: Raw, sibling_text: str | None = None) -> Page:
                        html_sample=facts.html_sample, content_hash=facts.content_hash, meta=facts.meta)
     if raw.sibling is not None and page.sibling_status is not None:
         changes["sibling_text"] = sibling_text if sibling_text is not None else sibling_sample(raw.sibling)
-    return evolve(page, **changes) if changes else page
+    return replace(page, **changes) if changes else page
 
 
 def sibling_sample(sibling: tuple[str, bytes, str]) -> str:
