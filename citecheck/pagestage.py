@@ -21,7 +21,6 @@ level with `if __name__ == "__main__":` (a worker imports the main module).
 """
 from __future__ import annotations
 
-import asyncio
 import multiprocessing
 import os
 import pickle
@@ -327,6 +326,8 @@ class PageStage:
 
     async def judge(self, link: Link, page: Page) -> list[Finding]:
         """The page rules' findings for one link and its page, now (harvest: one candidate at a time)."""
+        import asyncio  # here, not at the top: an offline audit builds a stage and never awaits it
+
         found: list[Finding]
         found, _ = await asyncio.wrap_future(self._task("pages", [(link.url, page, None,
                                                                     [(link.location.path, [link])])]))
@@ -336,6 +337,8 @@ class PageStage:
 
     async def call(self, func: Callable[..., Any], *args: Any) -> Any:
         """`func(*args)` on the pool (a module-level function), or in a thread without one."""
+        import asyncio
+
         if self.pool is not None:
             return await asyncio.wrap_future(self.pool.submit(func, *args))
         return await asyncio.get_running_loop().run_in_executor(None, func, *args)
