@@ -28,9 +28,8 @@ import shutil
 import sys
 import tempfile
 import threading
-from collections import deque
 from collections.abc import Callable, Iterable
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import replace
 from typing import Any
 
@@ -180,6 +179,13 @@ def slim(page: Page) -> Page:
     return replace(page, html_sample="", sibling_text=None)
 
 
+def claim_view(page: Page) -> Page:
+    """What a share of a shardable memo rule gets of a page: the facts a claim is judged against
+    (URL, outcome, title, text sample), not its headers, hops and meta, which would only make the
+    parent's pickled shares larger (see README, "SHARDABLE")."""
+    return Page(page.url, page.outcome, title=page.title, text_sample=page.text_sample)
+
+
 class PageStage:
     """Page rules and shardable memo rules for one run; `workers=0` runs them in-process."""
 
@@ -203,7 +209,9 @@ class PageStage:
         self.workers = workers
         self._batch: list[Item] = []
         self._running: list[Future[Any]] = []
-        self._done: deque[Future[Any]] = deque()  # page batches done, filled by the pool's thread
+        # set by the pool's thread when a page batch is done; only `_running` holds the futures, so
+        # a batch's result (its completed, unslimmed pages) is freed as soon as it is taken
+        self._some_done = False
         self._memo: list[Future[Any]] = []
         self.judges = Judges(engine, self.documents, corpus)
         self.pool: ProcessPoolExecutor | None = None
@@ -253,17 +261,20 @@ class PageStage:
         return kept
 
     def _take_done(self) -> None:
-        while self._done:
-            future = self._done.popleft()
-            if future in self._running:
+        if self._some_done:
+            self._some_done = False  # reset before the scan: a batch done after it sets it again
+            for future in [f for f in self._running if f.done()]:
                 self._take(future)
+
+    def _note_done(self, _: Future[Any]) -> None:
+        self._some_done = True
 
     def _send(self) -> None:
         if self._batch:
             future = self._task("pages", self._spool.put(self._batch) if self._spool else self._batch)
             self._batch = []
             self._running.append(future)
-            future.add_done_callback(self._done.append)
+            future.add_done_callback(self._note_done)
 
     def _take(self, future: Future[Any]) -> None:
         self._running.remove(future)
@@ -289,23 +300,25 @@ class PageStage:
     def finish(self) -> dict[str, Page]:
         """No more pages: wait for them, send the shardable memo rules' shares; the slim pages."""
         self._send()
-        self._done.clear()
-        while self._running:  # one at a time: a result's pages are slimmed before the next is read
-            self._running[0].exception()
-            self._take(self._running[0])
+        while self._running:  # as they come: a result's pages are slimmed and its batch freed at once
+            wait(self._running, return_when=FIRST_COMPLETED)
+            for future in [f for f in self._running if f.done()]:
+                self._take(future)
         if self.shardable:
             self._share_memo()
         return self.pages
 
     def _share_memo(self) -> None:
-        """Each document's claims in `parts` interleaved shares, each share with the pages it cites."""
+        """Each document's claims in `parts` interleaved shares, each share with the pages it cites
+        (as `claim_view`s)."""
         from citecheck.support.claims import cited_claims, cited_pages
 
         parts = max(1, self.workers)
         for index, doc in enumerate(self.documents):
             claims = cited_claims(doc) if parts > 1 else []
             for part in range(parts):
-                pages = cited_pages(claims[part::parts], self.pages) if parts > 1 else self.pages
+                pages = ({url: claim_view(page) for url, page in cited_pages(claims[part::parts], self.pages).items()}
+                         if parts > 1 else self.pages)
                 self._memo.append(self._task("memo", (index, pages, (part, parts))))
 
     def results(self) -> dict[str, list[Finding]]:

@@ -114,16 +114,52 @@ def test_cited_pages_give_each_share_what_the_whole_would() -> None:
                    spans=(TextSpan("Revenue grew 60% in 2023 ([x](https://example.org/a?utm_source=feed)).", where),
                           TextSpan("Acme hired 40 people ([y](https://example.org/b)).", where),
                           TextSpan("Profit fell 9% ([z](https://example.org/c)).", where)))
-    pages = {u: Page(url=u, outcome=Outcome.OK, status=200, title="Report", text_sample=f"Revenue grew 45% {u}")
+    pages = {u: Page(url=u, outcome=Outcome.OK, status=200, title="Report", text_sample=f"Revenue grew 45% {u}",
+                     headers={"server": "x"}, meta={"og:title": "Report"}, content_type="text/html")
              for u in urls}
     from citecheck.checks import unsupported_citation as m008
 
     whole = list(m008.check(Memo(doc, None, pages), m008.DEFAULTS))
     claims = cited_claims(doc)
-    shares = [list(m008.check(Memo(doc, None, cited_pages(claims[i::2], pages), (i, 2)), m008.DEFAULTS))
-              for i in range(2)]
+    # each share as the page stage sends it: only the pages its claims cite, as claim views
+    views = [{u: pagestage.claim_view(p) for u, p in cited_pages(claims[i::2], pages).items()} for i in range(2)]
+    assert all(not p.headers and not p.meta and p.title == "Report" for view in views for p in view.values())
+    shares = [list(m008.check(Memo(doc, None, views[i], (i, 2)), m008.DEFAULTS)) for i in range(2)]
     assert len(whole) == 3 and sorted(shares[0] + shares[1], key=repr) == sorted(whole, key=repr)
     assert set(cited_pages(claims[0::2], pages)) == {"https://example.org/a/", "https://example.org/c"}
+
+
+@TWO_CORES
+def test_a_taken_batch_is_not_kept(tmp_path: Path) -> None:
+    """Once its findings and pages are taken, nothing holds a page batch's result (its completed,
+    unslimmed pages): the parent's peak memory on a large audit depends on it."""
+    import gc
+    import weakref
+
+    from citecheck.engine.run import Engine
+    from citecheck.models import Outcome, Page
+
+    stage = pagestage.PageStage(Engine([]), workers=2)
+    batches: list[weakref.ref[Any]] = []
+    real_task = stage._task
+
+    def task(method: str, argument: Any) -> Any:
+        future = real_task(method, argument)
+        if method == "pages":
+            batches.append(weakref.ref(future))
+        return future
+
+    stage._task = task  # type: ignore[method-assign]
+    try:
+        for n in range(pagestage.BATCH * 6 + 5):
+            url = f"https://example.org/{n}"
+            stage.add(url, Page(url=url, outcome=Outcome.OK, html_sample="<html>" * 100))
+        stage.finish()
+        gc.collect()
+        assert len(batches) == 7 and not stage.lost
+        assert [ref for ref in batches if ref() is not None] == []
+    finally:
+        stage.close()
 
 
 @TWO_CORES

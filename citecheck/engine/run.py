@@ -24,7 +24,8 @@ class Memo:
     """Subject of memo-stage rules: a document and, when given, the corpus it must cite from.
 
     `share=(i, n)`: a shardable rule (`SHARDABLE = True`) does the i-th of n interleaved parts of
-    its work, so n processes can share it (the page stage); other rules always get (0, 1)."""
+    its work, so n processes can share it (the page stage: a share's pages then carry only their
+    URL, outcome, title and text sample); other rules always get (0, 1)."""
 
     document: Document
     corpus: Corpus | None = None
