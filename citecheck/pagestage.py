@@ -24,6 +24,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import pickle
+import secrets
 import shutil
 import sys
 import tempfile
@@ -114,16 +115,20 @@ class Judges:
 class Spool:
     """Batches on their way to the workers, in files of a private temporary directory: bodies
     waiting for a busy worker (a loaded machine, a slow parse) sit in the page cache, not in the
-    parent's memory. A batch that cannot be written travels inline instead."""
+    parent's memory. A batch that cannot be written travels inline instead. The directory's name
+    is drawn at once (the workers are told it, to remove it should the parent die) but it is made
+    only with the first batch, so a run killed before any leaves nothing behind."""
 
     def __init__(self) -> None:
-        self.folder = tempfile.mkdtemp(prefix="citecheck-pages-")
+        self.folder = os.path.join(tempfile.gettempdir(), f"citecheck-pages-{secrets.token_hex(8)}")
         self.count = 0
 
     def put(self, items: list[Item]) -> list[Item] | str:
         path = os.path.join(self.folder, str(self.count))
         self.count += 1
         try:
+            if self.count == 1:
+                os.mkdir(self.folder, 0o700)  # as tempfile.mkdtemp: private, and never an existing one
             with open(path, "wb") as out:
                 pickle.dump(items, out, protocol=pickle.HIGHEST_PROTOCOL)
         except OSError:

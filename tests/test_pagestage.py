@@ -235,16 +235,17 @@ def test_sigkill_of_the_main_process_leaves_no_worker_behind(served: Any, tmp_pa
 
 
 def test_a_batch_that_cannot_be_spooled_travels_inline() -> None:
-    import shutil
-
-    spool = pagestage.Spool()
-    shutil.rmtree(spool.folder)  # a full or vanished temporary directory
     items: list[Any] = [("https://example.org/", None, None, [])]
-    assert spool.put(items) is items
+    spool = pagestage.Spool()
+    spool.folder = os.path.join(spool.folder, "gone", "spool")  # a full or vanished temporary directory
+    assert spool.put(items) is items and spool.put(items) is items
     spool = pagestage.Spool()
     try:
+        assert not os.path.exists(spool.folder)  # made with the first batch: an early kill leaves nothing
         where = spool.put(items)
         assert isinstance(where, str) and pagestage.Spool.take(where) == items and not os.path.exists(where)
+        assert oct(os.stat(spool.folder).st_mode & 0o777) == "0o700"
+        assert spool.put(items) != spool.put(items)
     finally:
         spool.close()
     assert not os.path.exists(spool.folder)
