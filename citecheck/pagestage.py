@@ -7,8 +7,9 @@ every link citing it, and sends back the findings and the completed page. The pa
 writer of the fetch cache: it stores each completed page and keeps it slim (the markup sample and
 the sibling probe's text serve page rules only). `finish()` waits for the pages and sends each
 document's shares of the shardable memo rules (`SHARDABLE = True`: M008, see `Memo.share`) to the
-same pool, each with just the pages its claims cite; `results()` collects them. Link rules and
-the other memo rules run in the parent, on `stage.parent` (the engine without the pool's rules).
+same pool, each with just the pages its claims cite (as `claim_view`s); `results()` collects
+them. Link rules and the other memo rules run in the parent, on `stage.parent` (the engine without
+the pool's rules).
 
 Workers are spawned (never a fork of a process that may run threads; "spawn" costs the parent
 ~0.05 s to start them, "forkserver" blocked it ~0.3 s), get the engine as an initializer argument,
