@@ -85,6 +85,17 @@ def test_interrupted_run_keeps_the_previous_corpus_and_resumes_from_cache(tmp_pa
                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     from citecheck.harvest.judge import Judge
 
+    # Ctrl-C is simulated with raise_signal, which asyncio's runner turns into a cancelled run only
+    # when SIGINT has Python's default handler: a handler left behind by anything that ran earlier in
+    # this process (seen in the full suite) would otherwise make the "interrupt" a no-op.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        _interrupted_run(tmp_path, monkeypatch, Judge, previous)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _interrupted_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, Judge: Any, previous: Any) -> None:
     with threaded_site() as site:
         args = project(tmp_path, site)
         assert cli(*args, "-q").exit_code == 0
@@ -107,7 +118,8 @@ def test_interrupted_run_keeps_the_previous_corpus_and_resumes_from_cache(tmp_pa
         monkeypatch.setattr(Judge, "_fresh", interrupt)
         site.log.clear()
         result = cli(*args, "-q", "--max-age", "0")
-        assert result.exit_code == 130 and "interrupted" in result.stderr
+        assert result.exit_code == 130 and "interrupted" in result.stderr, (result.exit_code, result.stderr,
+                                                                             f"SIGINT handler before: {previous!r}")
         assert (tmp_path / "corpus.json").read_bytes() == before  # untouched, not half-written
         refetched = {p for p in site.log if p.startswith(("/stats", "/news", "/law"))}
         monkeypatch.setattr(Judge, "_fresh", original)
