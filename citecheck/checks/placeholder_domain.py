@@ -15,6 +15,7 @@ Passing example:
 """
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
@@ -30,7 +31,7 @@ DEFAULTS: dict[str, Any] = {"extra_domains": [], "allow": []}
 OPTIONS = {"extra_domains": "more domains to treat as placeholders", "allow": "domains never to flag"}
 
 
-class PerHost:
+class PerHost(ABC):
     """A per-configuration judge of hosts, `judge(host) -> str`, memoised per host (memos cite few
     hosts many times). Built by a rule's `prepare`; the memo lives and dies with it."""
 
@@ -39,8 +40,9 @@ class PerHost:
     def __init__(self) -> None:
         self._memo: dict[str, str] = {}
 
+    @abstractmethod
     def judge(self, host: str) -> str:
-        raise NotImplementedError
+        """The verdict for one host ('' when it is fine)."""
 
     def __call__(self, host: str) -> str:
         found = self._memo.get(host)

@@ -25,6 +25,7 @@ import os
 import sqlite3
 import sys
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import fields, replace
 from pathlib import Path
@@ -112,7 +113,7 @@ def open_store(location: str | Path | None = None, guard: Guard | None = None) -
     return Cache(location, guard)
 
 
-class FactCache:
+class FactCache(ABC):
     """The backend interface: get/put pages under the run's URL policy, get_extras/put_extras side
     records, stats, prune, clear, close. Subclasses store rows (`_rows`, `_write`); the policy
     check, the lifetimes by kind and the choice of what is stored live here, once for every backend.
@@ -126,33 +127,41 @@ class FactCache:
         self._guard_policy = guard
         self.policy = guard.key if guard is not None else ""
 
+    @abstractmethod
     def _rows(self, column: str, values: list[str], oldest: tuple[float, float]) -> Iterator[tuple[str, Page]]:
-        raise NotImplementedError
+        """Stored (key, page) rows whose `column` is one of `values` and that are newer than `oldest`."""
 
+    @abstractmethod
     def _write(self, rows: list[dict[str, Any]], pages: list[Page]) -> int:
         """Store encoded rows (upsert by key); `pages` are every page handed in. Returns how many stored."""
-        raise NotImplementedError
 
+    @abstractmethod
     def get_extras(self, kind: str, keys: list[str]) -> dict[str, dict[str, Any]]:
-        raise NotImplementedError
+        """Side records of `kind` by key (robots.txt rules, harvest memos)."""
 
+    @abstractmethod
     def put_extras(self, kind: str, items: dict[str, dict[str, Any]]) -> None:
-        raise NotImplementedError
+        """Store side records of `kind` (upsert by key)."""
 
+    @abstractmethod
     def fetched_at(self, urls: list[str]) -> dict[str, float]:
-        raise NotImplementedError
+        """When each URL's stored fact was fetched (epoch seconds), for the URLs that have one."""
 
+    @abstractmethod
     def stats(self) -> dict[str, Any]:
-        raise NotImplementedError
+        """Row counts by kind, size and location, for `citecheck cache stats`."""
 
+    @abstractmethod
     def prune(self, max_age_days: float) -> int:
-        raise NotImplementedError
+        """Delete facts older than their lifetime (or `max_age_days`); returns how many."""
 
+    @abstractmethod
     def clear(self) -> int:
-        raise NotImplementedError
+        """Delete every row citecheck stored; returns how many."""
 
+    @abstractmethod
     def close(self) -> None:
-        raise NotImplementedError
+        """Release the connection(s)."""
 
     def __enter__(self) -> Self:
         return self
