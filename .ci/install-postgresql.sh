@@ -8,21 +8,8 @@ set -euo pipefail
 if compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || command -v initdb >/dev/null 2>&1; then
   exit 0
 fi
-if ! command -v apt-get >/dev/null 2>&1; then
-  echo "install-postgresql: no apt-get here; install PostgreSQL's server binaries for the team-cache tests" >&2
-  exit 0
-fi
-SUDO=()
-if [ "$(id -u)" -ne 0 ]; then
-  if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
-    SUDO=(sudo -n)
-  else
-    echo "install-postgresql: not root and no passwordless sudo; install postgresql for the team-cache tests" >&2
-    exit 0
-  fi
-fi
-export DEBIAN_FRONTEND=noninteractive
-APT=("${SUDO[@]}" apt-get -qq -o DPkg::Lock::Timeout=300)
-"${APT[@]}" update >/dev/null
-"${APT[@]}" install -y postgresql >/dev/null
+rc=0
+bash "$(dirname "$0")/apt-install.sh" install-postgresql postgresql || rc=$?
+[ "$rc" -ne 3 ] || exit 0  # it could not install, and said why
+[ "$rc" -eq 0 ] || exit "$rc"
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null
