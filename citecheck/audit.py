@@ -117,7 +117,10 @@ async def audit_inputs(inputs: Inputs, config: Config, registry: Registry, *, on
                       store=cache.put_many if cache is not None else None)
     try:
         # without workers the fetch parses and stores each body itself, as it comes
-        pages = await _fetch(urls, config, fetcher, stage.add if streams else None, cache, stage.pool is not None)
+        # a team cache's other runners wait on this run's facts: parse and store each page as its fetch
+        # ends, never leave it in a worker batch that only fills (and is stored) when more pages come
+        defer = stage.pool is not None and not getattr(cache, "shared", False)
+        pages = await _fetch(urls, config, fetcher, stage.add if streams else None, cache, defer)
         if archive_check:
             from citecheck.archive import check_archives
 
