@@ -127,7 +127,7 @@ def main() -> None:
             print("|---|---|---|---|---|---|")
             for runners in args.runners:
                 with psycopg.connect(cluster.url, autocommit=True) as conn:
-                    conn.execute("TRUNCATE citecheck_pages, citecheck_extras, citecheck_leases")
+                    conn.execute("TRUNCATE citecheck_pages, citecheck_extras, citecheck_leases, citecheck_host_slots, citecheck_hosts")
                 shared = run(site, memo_path, [cluster.url] * runners, cluster.url)
                 separate = run(site, memo_path, [str(Path(tmp) / f"r{runners}-{i}.sqlite") for i in range(runners)], None)
                 for name, r in (("shared PostgreSQL", shared), ("separate SQLite", separate)):

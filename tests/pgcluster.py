@@ -97,5 +97,5 @@ def pg_url(pg_cluster: Cluster) -> Iterator[str]:
 
     with psycopg.connect(pg_cluster.url, autocommit=True) as conn:
         migrate(conn)
-        conn.execute("TRUNCATE citecheck_pages, citecheck_extras, citecheck_leases")
+        conn.execute("TRUNCATE citecheck_pages, citecheck_extras, citecheck_leases, citecheck_host_slots, citecheck_hosts")
     yield pg_cluster.url

@@ -194,7 +194,7 @@ def _cli(*args: str) -> Any:
 
 def test_cache_commands_on_the_team_cache(pg_url: str) -> None:
     done = _cli("cache", "migrate", "--cache", pg_url)
-    assert done.exit_code == 0 and "already at schema version 1" in done.output and PASSWORD not in done.output
+    assert done.exit_code == 0 and "already at schema version 2" in done.output and PASSWORD not in done.output
     with open_store(pg_url) as cache:
         cache.put(Page(url="https://example.org/a", outcome=Outcome.OK, status=200))
     stats = _cli("cache", "stats", "--cache", pg_url, "--json")
@@ -215,7 +215,7 @@ def test_migrate_creates_the_schema_a_runner_refuses_without_it(pg_cluster: Any)
     with pytest.raises(CacheError, match="no citecheck schema; run `citecheck cache migrate"):
         open_store(url)
     done = _cli("cache", "migrate", "--cache", url)
-    assert done.exit_code == 0 and "migrated from version 0 to schema version 1" in done.output
+    assert done.exit_code == 0 and "migrated from version 0 to schema version 2" in done.output
     open_store(url).close()
 
 

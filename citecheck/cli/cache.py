@@ -58,6 +58,8 @@ def stats(cache_path: str | None, config_path: str | None, as_json: bool) -> Non
     click.echo(f"newest:   {_when(data['newest'])}")
     if "leases" in data:
         click.echo(f"leases:   {data['leases']} (URLs a runner is fetching now)")
+    if "host_slots" in data:
+        click.echo(f"slots:    {data['host_slots']} (requests in flight now, all runners, counted per host)")
     if not data["writable"]:
         click.echo("mode:     read-only (lookups only; nothing is stored)")
 

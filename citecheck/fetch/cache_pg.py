@@ -12,6 +12,9 @@ same rows with the same lifetimes by kind and answers under the same policy rule
   so one runner fetches a URL while the others wait for its facts; `put_many` ends the claim on
   every page handed in, `close` ends all of the runner's claims, and a killed runner's lease simply
   expires after `CITECHECK_CACHE_LEASE` seconds (default 60);
+- a per-host budget every runner shares (`take_host_slot`, `reserve_start`; the waiting is
+  `citecheck.fetch.hosts.Slots`'s): `host-concurrency` counts the requests of all runners in flight
+  to a host, `host-interval` spaces all runners' requests to it;
 - connections come from a bounded pool (psycopg_pool, at most `_POOL_MAX` per process);
 - the database being unreachable, the credentials wrong, or an error mid-run is `CacheError`: one
   line, exit 2, never a silent run without the cache. The password is masked in every message.
@@ -183,6 +186,35 @@ class PgCache(FactCache):
         if keys:
             self._query("DELETE FROM citecheck_leases WHERE key = ANY(%s) AND owner = %s", [keys, self.owner])
 
+    def take_host_slot(self, host: str, limit: int, hold: float) -> int | None:
+        """One of the `limit` request slots of `host` (a host:port) all runners share, held for at
+        most `hold` seconds unless freed sooner; None while every one is held."""
+        rows = self._query(
+            "WITH free AS (SELECT s FROM generate_series(0, %(limit)s - 1) AS s WHERE NOT EXISTS ("
+            "    SELECT 1 FROM citecheck_host_slots h WHERE h.host = %(host)s AND h.slot = s "
+            f"   AND h.expires >= {_NOW}) ORDER BY random() LIMIT 1) "
+            "INSERT INTO citecheck_host_slots (host, slot, owner, expires) "
+            f"SELECT %(host)s, s, %(owner)s, {_NOW} + %(hold)s FROM free "
+            "ON CONFLICT (host, slot) DO UPDATE SET owner = EXCLUDED.owner, expires = EXCLUDED.expires "
+            f"WHERE citecheck_host_slots.expires < {_NOW} RETURNING slot",
+            {"host": host, "limit": limit, "owner": self.owner, "hold": hold})
+        return int(rows[0][0]) if rows else None
+
+    def free_host_slot(self, host: str, slot: int) -> None:
+        """End this runner's hold on a slot `take_host_slot` gave it."""
+        self._query("DELETE FROM citecheck_host_slots WHERE host = %s AND slot = %s AND owner = %s",
+                    [host, slot, self.owner])
+
+    def reserve_start(self, host: str, interval: float) -> float:
+        """Reserve the next start `interval` seconds after the last one any runner reserved for
+        `host`; returns how many seconds from now it is (0: at once)."""
+        now = "extract(epoch from statement_timestamp())"
+        (wait,), = self._query(
+            f"INSERT INTO citecheck_hosts AS h (host, next_at) VALUES (%(host)s, {now} + %(gap)s) "
+            f"ON CONFLICT (host) DO UPDATE SET next_at = greatest(h.next_at, {now}) + %(gap)s "
+            f"RETURNING h.next_at - %(gap)s - {now}", {"host": host, "gap": interval})
+        return max(0.0, float(wait))
+
     def fetched_at(self, urls: list[str]) -> dict[str, float]:
         if not urls:
             return {}
@@ -214,25 +246,30 @@ class PgCache(FactCache):
         (oldest, newest), = self._query("SELECT MIN(fetched), MAX(fetched) FROM citecheck_pages")
         (extras,), = self._query("SELECT COUNT(*) FROM citecheck_extras")
         (leases,), = self._query(f"SELECT COUNT(*) FROM citecheck_leases WHERE expires >= {_NOW}")
+        (slots,), = self._query(f"SELECT COUNT(*) FROM citecheck_host_slots WHERE expires >= {_NOW}")
         (size,), = self._query("SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0) FROM pg_class c "
-                               "WHERE c.relname IN ('citecheck_pages', 'citecheck_extras', 'citecheck_leases') "
+                               "WHERE c.relname IN ('citecheck_pages', 'citecheck_extras', 'citecheck_leases', "
+                               "'citecheck_host_slots', 'citecheck_hosts') "
                                "AND pg_table_is_visible(c.oid)")
         return {"path": self.path, "backend": "postgresql", "pages": sum(by_outcome.values()), "by_kind": by_kind,
                 "by_outcome": by_outcome, "extras": extras, "bytes": int(size), "oldest": oldest, "newest": newest,
-                "writable": True, "leases": leases}
+                "writable": True, "leases": leases, "host_slots": slots}
 
     def prune(self, max_age_days: float) -> int:
         answers, nxdomains = self._oldest(max_age_days)
         gone = self._count("DELETE FROM citecheck_pages WHERE (kind = 'nxdomain' AND fetched < %s) OR fetched < %s",
                            [nxdomains, answers])
         gone += self._count("DELETE FROM citecheck_extras WHERE stored < %s", [answers])
-        self._count(f"DELETE FROM citecheck_leases WHERE expires < {_NOW}")
+        for table in ("citecheck_leases", "citecheck_host_slots"):
+            self._count(f"DELETE FROM {table} WHERE expires < {_NOW}")
+        self._count(f"DELETE FROM citecheck_hosts WHERE next_at < {_NOW}")
         return gone
 
     def clear(self) -> int:
         gone = self._count("DELETE FROM citecheck_pages")
         gone += self._count("DELETE FROM citecheck_extras")
-        self._count("DELETE FROM citecheck_leases")
+        for table in ("citecheck_leases", "citecheck_host_slots", "citecheck_hosts"):
+            self._count(f"DELETE FROM {table}")
         return gone
 
     def _count(self, sql: str, params: Any = None) -> int:
@@ -251,5 +288,6 @@ class PgCache(FactCache):
     def release_all(self) -> None:
         try:
             self._query("DELETE FROM citecheck_leases WHERE owner = %s", [self.owner])
+            self._query("DELETE FROM citecheck_host_slots WHERE owner = %s", [self.owner])
         except CacheError:
             pass  # the database went away: the leases expire by themselves

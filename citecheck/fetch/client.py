@@ -17,6 +17,7 @@ import aiohttp
 
 from citecheck import __version__
 from citecheck.config import FetchConfig
+from citecheck.errors import CacheError
 from citecheck.fetch.body import ACCEPT_ENCODING, BodyReader
 from citecheck.fetch.dns import DnsEvidence
 from citecheck.fetch.facts import Answer, Raw, build_page, now_iso, refused_page, select_headers
@@ -54,7 +55,10 @@ class Fetcher:
         self.defer_parse = defer_parse
         self.guard = Guard(config.allow, config.allow_private)
         self.cache = cache
-        self.slots = Slots(config.concurrency, config.host_concurrency, config.host_interval)
+        # With a team cache the per-host budget counts every runner's requests (`fetch.hosts`); a
+        # request keeps its shared slot at most its time budget (and the close of the connection).
+        self.slots = Slots(config.concurrency, config.host_concurrency, config.host_interval,
+                           shared=cache if getattr(cache, "shared", False) else None, hold=config.timeout + 5.0)
         self.siblings = Siblings(self)
         self.robots = Robots(self._fetch_robots, cache) if config.robots else None
         self._resolver = GuardedResolver(self.guard, resolver)
@@ -118,6 +122,8 @@ class Fetcher:
                 found = await self.siblings.find(page, unparsed)
             if unparsed is not None:
                 raw = Raw(unparsed, page.headers.get("content-type", ""), found[2])
+        except CacheError:
+            raise  # the team cache failed (its per-host budget): the run stops, it does not go on without it
         except Exception as err:  # noqa: BLE001 - a citecheck bug becomes outcome=error, never a crash
             page = Page(url=url, outcome=Outcome.ERROR, fetched_at=fetched_at,
                         error=f"internal: {type(err).__name__}: {err}"[:300])

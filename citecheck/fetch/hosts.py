@@ -1,5 +1,16 @@
 """Politeness and bookkeeping per host: in-flight limits (keyed by host:port), the optional
-interval between requests to one host, and the statistics `--verbose` prints."""
+interval between requests to one host, and the statistics `--verbose` prints.
+
+Politeness means the same with one runner or many. Alone, a runner counts its own requests:
+at most `host-concurrency` in flight to a host, starts at least `host-interval` seconds apart.
+With a team cache (`SharedBudget`: `citecheck.fetch.cache_pg`) the same two numbers count every
+runner's requests: a request holds one of the host's slots in the database (taken in one statement,
+polled for while all are held), and reserves its start after the last start any runner reserved.
+A slot expires `hold` seconds after it was taken (the request's whole time budget and the longest
+interval wait it can meet), so a runner killed mid-request holds a host's budget no longer than that;
+a reserved start is reserved only by a slot holder, so a killed runner's reservations delay a host
+by at most `host-concurrency` × `host-interval`.
+"""
 from __future__ import annotations
 
 import asyncio
@@ -8,6 +19,19 @@ import itertools
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Protocol
+
+SHARED_POLL_FIRST, SHARED_POLL_MAX = 0.01, 0.25  # seconds between asks while a host's shared slots are all held
+
+
+class SharedBudget(Protocol):
+    """A per-host budget several runners share (a team cache)."""
+
+    def take_host_slot(self, host: str, limit: int, hold: float) -> int | None: ...
+
+    def free_host_slot(self, host: str, slot: int) -> None: ...
+
+    def reserve_start(self, host: str, interval: float) -> float: ...
 
 
 @dataclass
@@ -60,11 +84,16 @@ class PrioritySemaphore:
 
 
 class Slots:
-    """A host:port semaphore, then the overall one (waiting for a busy host holds no global slot)."""
+    """A host:port semaphore (and with `shared`, a slot of the host's budget all runners share),
+    then the overall one (waiting for a busy host holds no global slot). `hold`: the longest one
+    request may keep a shared slot (its time budget)."""
 
-    def __init__(self, concurrency: int, host_concurrency: int, interval: float = 0.0) -> None:
+    def __init__(self, concurrency: int, host_concurrency: int, interval: float = 0.0,
+                 shared: SharedBudget | None = None, hold: float = 60.0) -> None:
         self.host_concurrency = max(1, host_concurrency)
         self.interval = interval
+        self.shared = shared
+        self.shared_hold = hold + interval * self.host_concurrency
         self._global = PrioritySemaphore(max(1, concurrency))
         self._hosts: dict[str, PrioritySemaphore] = {}
         self._next_start: dict[str, float] = {}
@@ -82,12 +111,28 @@ class Slots:
         if start > now:
             await asyncio.sleep(start - now)
 
+    async def _take_shared(self, shared: SharedBudget, key: str) -> int:
+        """A slot of `key`'s shared budget, and its start reserved and waited for."""
+        delay = SHARED_POLL_FIRST
+        while (slot := await asyncio.to_thread(shared.take_host_slot, key, self.host_concurrency, self.shared_hold)) is None:
+            await asyncio.sleep(delay)
+            delay = min(delay * 1.5, SHARED_POLL_MAX)
+        try:
+            if self.interval > 0:
+                wait = await asyncio.to_thread(shared.reserve_start, key, self.interval)
+                if wait > 0:
+                    await asyncio.sleep(wait)
+        except BaseException:
+            shared.free_host_slot(key, slot)
+            raise
+        return slot
+
 
 class Hold:
     """`async with slots.hold(key) as stats`: a class rather than an @asynccontextmanager, which
     costs a generator and its wrapper on every request of the run."""
 
-    __slots__ = ("_host", "_key", "_slots", "_started", "_stats", "_urgent")
+    __slots__ = ("_host", "_key", "_shared_slot", "_slots", "_started", "_stats", "_urgent")
 
     def __init__(self, slots: Slots, key: str, urgent: bool) -> None:
         self._slots = slots
@@ -101,12 +146,19 @@ class Hold:
         if sem is None:
             sem = slots._hosts[key] = PrioritySemaphore(slots.host_concurrency)
         await sem.acquire(self._urgent)
+        self._shared_slot = None
         try:
-            if slots.interval > 0:
+            if slots.shared is not None:
+                self._shared_slot = await slots._take_shared(slots.shared, key)
+            elif slots.interval > 0:
                 await slots._space(key)
             await slots._global.acquire(self._urgent)
         except BaseException:
-            sem.release()
+            try:
+                if self._shared_slot is not None and slots.shared is not None:
+                    slots.shared.free_host_slot(key, self._shared_slot)
+            finally:
+                sem.release()
             raise
         stats = slots.stats.get(key)
         if stats is None:
@@ -119,5 +171,10 @@ class Hold:
 
     async def __aexit__(self, *exc: object) -> None:
         self._stats.seconds += time.perf_counter() - self._started
-        self._slots._global.release()
-        self._host.release()
+        slots = self._slots
+        slots._global.release()
+        try:
+            if self._shared_slot is not None and slots.shared is not None:
+                await asyncio.to_thread(slots.shared.free_host_slot, self._key, self._shared_slot)
+        finally:
+            self._host.release()

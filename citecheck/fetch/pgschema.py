@@ -5,6 +5,9 @@ a transaction-scoped advisory lock so two migrations at once are one migration. 
 the version (`check_version`) and refuses, in one line, a database without the schema, of an older
 version (run migrate) or of a newer one (upgrade citecheck). Privileges: migrate needs CREATE on the
 schema in the search path; runners need SELECT, INSERT, UPDATE, DELETE on the `citecheck_*` tables.
+
+Versions: 1 (facts, side records, single-flight leases), 2 (the shared per-host budget:
+`citecheck_host_slots`, `citecheck_hosts`). A migration only adds: the facts of version 1 stay.
 """
 from __future__ import annotations
 
@@ -24,6 +27,12 @@ _STEPS: tuple[tuple[str, ...], ...] = (
      "CREATE TABLE citecheck_extras (kind TEXT, key TEXT, stored DOUBLE PRECISION NOT NULL, data TEXT NOT NULL, "
      "PRIMARY KEY (kind, key))",
      "CREATE TABLE citecheck_leases (key TEXT PRIMARY KEY, owner TEXT NOT NULL, expires DOUBLE PRECISION NOT NULL)"),
+    # version 2: the per-host budget every runner shares (`citecheck.fetch.hosts`): a host's request
+    # slots (one row per slot in use, each expiring like a lease) and the next start its interval
+    # allows. Unlogged: it is state of the runs going on now, not facts worth a crash-safe write.
+    ("CREATE UNLOGGED TABLE citecheck_host_slots (host TEXT NOT NULL, slot INTEGER NOT NULL, owner TEXT NOT NULL, "
+     "expires DOUBLE PRECISION NOT NULL, PRIMARY KEY (host, slot))",
+     "CREATE UNLOGGED TABLE citecheck_hosts (host TEXT PRIMARY KEY, next_at DOUBLE PRECISION NOT NULL)"),
 )
 SCHEMA_VERSION = len(_STEPS)
 
@@ -51,17 +60,21 @@ def check_version(conn: Any, where: str) -> None:
                      f"{SCHEMA_VERSION}; upgrade citecheck")
 
 
-def migrate(conn: Any) -> tuple[int, int]:
-    """Bring the schema to SCHEMA_VERSION in one transaction; returns (version before, version after)."""
+def migrate(conn: Any, target: int = SCHEMA_VERSION) -> tuple[int, int]:
+    """Bring the schema to `target` (SCHEMA_VERSION; an older one only to test upgrades) in one
+    transaction; returns (version before, version after)."""
+    if not 0 < target <= SCHEMA_VERSION:
+        raise ValueError(f"no schema version {target}")
     with conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(%s)", [_LOCK])
         before = current_version(conn)
         if before > SCHEMA_VERSION:
             raise CacheError(f"schema version {before} is newer than this citecheck's {SCHEMA_VERSION}; "
                              "upgrade citecheck")
-        for step in _STEPS[before:]:
+        after = max(before, target)
+        for step in _STEPS[before:after]:
             for statement in step:
                 conn.execute(statement)
         conn.execute("INSERT INTO citecheck_meta (name, value) VALUES ('schema_version', %s) "
-                     "ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value", [str(SCHEMA_VERSION)])
-    return before, SCHEMA_VERSION
+                     "ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value", [str(after)])
+    return before, after
