@@ -225,7 +225,7 @@ def test_migrate_upgrades_version_1_and_keeps_its_facts(pg_cluster: Any) -> None
                      "('https://example.org/a', 'https://example.org/a', extract(epoch from now()), 'answer', '', "
                      "'ok', %s)", [json.dumps(Page(url="https://example.org/a", outcome=Outcome.OK, status=200,
                                                    title="Kept").to_dict())])
-    with pytest.raises(CacheError, match="schema version 1 is older .* run `citecheck cache migrate"):
+    with pytest.raises(CacheError, match=r"schema version 1 is older .* run `citecheck cache migrate"):
         open_store(url)
     done = _cli("cache", "migrate", "--cache", url)
     assert done.exit_code == 0 and f"migrated from version 1 to schema version {SCHEMA_VERSION}" in done.output
