@@ -31,7 +31,7 @@ from citecheck.models import Outcome, Page
 
 class Counting:
     """/p/N answers a page, /gone/N a 404, each after 200 ms; /f/N a page at once; /slow/N hangs on
-    its first request."""
+    its first request; /busy/N a page, but a 503 to the sibling probe beside it."""
 
     def __init__(self) -> None:
         self.hits: collections.Counter[str] = collections.Counter()
@@ -44,6 +44,8 @@ class Counting:
         self.hits[request.path] += 1
         self.times[request.path].append(time.monotonic())
         kind, n = request.match_info["kind"], request.match_info["n"]
+        if kind == "busy" and "citecheck-probe-" in n:
+            return web.Response(status=503, text="busy")
         if kind == "slow" and self.hits[request.path] == 1:
             while not self.released:  # the runner fetching this is killed meanwhile
                 await asyncio.sleep(0.05)
@@ -101,7 +103,7 @@ def test_four_runners_fetch_each_url_once_and_agree(counting: tuple[Counting, st
     memos = [_memo(tmp_path / f"memo{i}.md", base, list(range(2 * i, 2 * i + 8))) for i in range(4)]
     reports = [_finish(p) for p in [_audit(m, pg_url) for m in memos]]
     assert server.memo_paths() == {f"/{'gone' if k % 3 == 0 else 'p'}/{k}": 1 for k in range(14)}
-    assert server.probes() <= 4  # the soft-404 sibling probe: once per host per runner, not shared
+    assert server.probes() == 1  # the soft-404 sibling probe: once per host for all runners
     seen: dict[str, list[tuple[str, str, str]]] = {}
     for report in reports:
         for url, findings in _by_url(report).items():
@@ -109,7 +111,7 @@ def test_four_runners_fetch_each_url_once_and_agree(counting: tuple[Counting, st
     assert any(rule == "H001" for items in seen.values() for rule, *_ in items)
     assert sum(r["summary"]["fetched_now"] for r in reports) == 14
     again = [_finish(p) for p in [_audit(m, pg_url) for m in memos]]
-    assert sum(server.memo_paths().values()) == 14 and server.probes() <= 4
+    assert sum(server.memo_paths().values()) == 14 and server.probes() == 1
     assert all(r["summary"]["fetched_now"] == 0 and r["summary"]["from_cache"] == 8 for r in again)
     assert [_by_url(r) for r in again] == [_by_url(r) for r in reports]
 
@@ -159,6 +161,31 @@ def test_a_killed_runner_holds_the_others_only_until_its_lease_ends(counting: tu
     assert server.hits["/slow/1"] == 2 and report["summary"]["outcomes"] == {"ok": 1}
     refetched = server.times["/slow/1"][1] - claimed
     assert lease - 1 <= refetched <= lease + 15  # taken over once the lease ran out, not much later
+
+
+def test_the_sibling_probe_is_made_once_for_all_runners_when_settled(counting: tuple[Counting, str],
+                                                                     pg_url: str) -> None:
+    from citecheck import aio
+    from citecheck.config import FetchConfig
+    from citecheck.fetch import fetch_all
+    from citecheck.fetch.guard import Guard
+
+    server, base = counting
+    config = FetchConfig(allow=("127.0.0.1",), retries=0, robots=False)
+
+    def runner(url: str) -> Page:
+        async def run() -> Page:
+            with open_store(pg_url, Guard(config.allow)) as cache:
+                return (await fetch_all([url], config, cache=cache))[url]
+        return aio.run(run())
+
+    pages = [runner(f"{base}/p/{n}") for n in (1, 2)]
+    assert server.probes() == 1 and [p.sibling_status for p in pages] == [200, 200]
+    assert pages[0].sibling_text == pages[1].sibling_text and pages[1].sibling_shape == pages[0].sibling_shape
+    with open_store(pg_url) as cache:
+        cache.clear()
+    busy = [runner(f"{base}/busy/{n}") for n in (1, 2)]
+    assert server.probes() == 3 and [p.sibling_status for p in busy] == [503, 503]  # a 503 is no fact: not shared
 
 
 def test_leases_are_single_flight_and_expire(pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:

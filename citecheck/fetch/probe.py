@@ -5,12 +5,19 @@ exist beside it (`/<dir of that page>/citecheck-probe-<random>`). A site that an
 200 and the same text as the cited page serves soft-404s; one that answers 404 does not. The
 probe's fingerprint (`support.shape.page_shape` of its markup sample and text: nonces, tokens,
 numbers and the echoed path taken out) tells a site that answers the very same page for any path, a client-rendered shell.
+
+With a team cache (`cache.shared`) the probe is made once per host for all runners: its result is a
+side record (kind `sibling`, keyed by the run's policy and the origin, fresh for `--max-age` days
+like the answers it judges), and a lease on the same key (`claim_keys`) makes one runner probe
+while the others wait for its record. Only a settled answer is shared (see `cache.fact_kind`): a
+probe that timed out or met a 5xx is the prober's alone, and the next runner probes again.
 """
 from __future__ import annotations
 
 import asyncio
 import secrets
 import string
+import time
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -25,6 +32,8 @@ Probed = tuple[int | None, str | None, Sibling | None, str]
 NOT_PROBED: Probed = (None, None, None, "")
 
 PREFIX = "citecheck-probe-"
+KIND = "sibling"
+SHARED_POLL = 0.2  # seconds between looks for another runner's probe record
 
 
 def probe_url(url: str, token: str | None = None) -> str:
@@ -69,17 +78,58 @@ class Siblings:
         return await asyncio.shield(task)
 
     async def _probe(self, url: str) -> Probed:
+        cache = self.fetcher.cache
+        if cache is None or not getattr(cache, "shared", False) or self.fetcher.defer_parse:
+            return (await self._probe_now(url))[0]
+        key = f"{cache.policy}|{origin(url)}"
+        while True:
+            stored = self._stored(cache, key)
+            if stored is not None:
+                return stored
+            if cache.claim_keys([f"{KIND}:{key}"], 1):
+                break
+            await asyncio.sleep(SHARED_POLL)  # another runner is probing this host now
+        try:
+            return await self._probe_shared(cache, key, url)
+        finally:
+            cache.release_keys([f"{KIND}:{key}"])
+
+    def _stored(self, cache: Any, key: str) -> Probed | None:
+        record = cache.get_extras(KIND, [key]).get(key)
+        if not isinstance(record, dict) or time.time() - float(record.get("fetched", 0)) > \
+                self.fetcher.config.max_age_days * 86400:
+            return None
+        return record["status"], record["text"], None, record["shape"]
+
+    async def _probe_shared(self, cache: Any, key: str, url: str) -> Probed:
+        stored = self._stored(cache, key)  # stored just before this runner took the lease over
+        if stored is not None:
+            return stored
+        probed, settled = await self._probe_now(url)
+        if settled and probed[1] is not None:
+            cache.put_extras(KIND, {key: {"fetched": time.time(), "status": probed[0], "text": probed[1],
+                                          "shape": probed[3]}})
+        return probed
+
+    async def _probe_now(self, url: str) -> tuple[Probed, bool]:
+        """The probe's result, and whether it is a settled answer (one worth sharing)."""
+        from citecheck.fetch.cache import fact_kind
+
         result = await self.fetcher.fetch_fresh(probe_url(url), probe=False, urgent=True)
         page = result.page
         if page.status is None:
-            return NOT_PROBED
+            return NOT_PROBED, False
+        return self._result(page, result.raw), fact_kind(page) is not None
+
+    @staticmethod
+    def _result(page: Page, raw: Any) -> Probed:
         final = page.final_url or page.url
-        if result.raw is not None:  # parsed later, once per host (the probe URL names it)
+        if raw is not None:  # parsed later, once per host (the probe URL names it)
             shape = ""
             if page.status == 200:  # the fingerprint only matters for a page that answers any path
-                facts = parse_body(result.raw.body, result.raw.content_type)  # once per host
+                facts = parse_body(raw.body, raw.content_type)  # once per host
                 shape = page_shape(facts.html_sample, facts.text_sample, final)
-            return page.status, None, (page.url, result.raw.body, result.raw.content_type), shape
+            return page.status, None, (page.url, raw.body, raw.content_type), shape
         shape = page_shape(page.html_sample, page.text_sample, final) if page.status == 200 else ""
         return page.status, page.text_sample, None, shape
 
