@@ -1,6 +1,8 @@
 """Team cache: R concurrent `citecheck audit` runners on one memo, with one shared PostgreSQL cache
 (single-flight) vs a separate SQLite cache each. Reports wall time (all runners done), the requests
-the server got (memo URLs, and the per-host sibling probes apart), and peak PostgreSQL connections.
+the server got (memo URLs, and the per-host sibling probes apart), the most requests one host had
+in flight at once (the per-host budget: `host-concurrency`, 4 by default, counts all runners of a
+team cache), and peak PostgreSQL connections.
 
     python bench/team_cache_bench.py --urls 500 --hosts 10 --runners 4 8 --latency-ms 50
 
@@ -30,12 +32,20 @@ class Web:
     def __init__(self, latency: float) -> None:
         self.latency = latency
         self.hits: collections.Counter[str] = collections.Counter()
+        self.in_flight: collections.Counter[str] = collections.Counter()
+        self.peak = 0  # most requests one host (port) had in flight at once
         self.app = web.Application()
         self.app.router.add_get("/{kind}/{n}", self.page)
 
     async def page(self, request: web.Request) -> web.Response:
         self.hits["probe" if "citecheck-probe-" in request.path else "memo"] += 1
-        await asyncio.sleep(self.latency)
+        host = request.host
+        self.in_flight[host] += 1
+        self.peak = max(self.peak, self.in_flight[host])
+        try:
+            await asyncio.sleep(self.latency)
+        finally:
+            self.in_flight[host] -= 1
         n = request.match_info["n"]
         if request.match_info["kind"] == "gone":
             return web.Response(status=404, text="gone")
@@ -82,6 +92,7 @@ def peak_connections(url: str, stop: threading.Event, out: list[int]) -> None:
 
 def run(site: Web, memo_path: Path, caches: list[str], pg_url: str | None) -> dict[str, float]:
     site.hits.clear()
+    site.peak = 0
     stop, seen = threading.Event(), [0]
     monitor = threading.Thread(target=peak_connections, args=(pg_url, stop, seen)) if pg_url else None
     if monitor:
@@ -97,7 +108,8 @@ def run(site: Web, memo_path: Path, caches: list[str], pg_url: str | None) -> di
         monitor.join()
     if any(code not in (0, 1) for code in codes):
         raise SystemExit(f"a runner failed: {codes} {procs[0].stderr.read() if procs[0].stderr else ''}")
-    return {"wall": wall, "memo": site.hits["memo"], "probe": site.hits["probe"], "peak": max(seen)}
+    return {"wall": wall, "memo": site.hits["memo"], "probe": site.hits["probe"], "peak": max(seen),
+            "host_peak": site.peak}
 
 
 def main() -> None:
@@ -123,8 +135,9 @@ def main() -> None:
             migrate(conn)
         with tempfile.TemporaryDirectory() as tmp:
             memo_path = memo(Path(tmp) / "memo.md", ports, args.urls)
-            print(f"| runners | cache | wall | memo-URL requests ({args.urls} distinct) | sibling probes | peak PG connections |")
-            print("|---|---|---|---|---|---|")
+            print(f"| runners | cache | wall | memo-URL requests ({args.urls} distinct) | sibling probes "
+                  "| most in flight to one host | peak PG connections |")
+            print("|---|---|---|---|---|---|---|")
             for runners in args.runners:
                 with psycopg.connect(cluster.url, autocommit=True) as conn:
                     conn.execute("TRUNCATE citecheck_pages, citecheck_extras, citecheck_leases, citecheck_host_slots, citecheck_hosts")
@@ -132,7 +145,8 @@ def main() -> None:
                 separate = run(site, memo_path, [str(Path(tmp) / f"r{runners}-{i}.sqlite") for i in range(runners)], None)
                 for name, r in (("shared PostgreSQL", shared), ("separate SQLite", separate)):
                     peak = str(r["peak"]) if name.startswith("shared") else "-"
-                    print(f"| {runners} | {name} | {r['wall']:.1f} s | {r['memo']} | {r['probe']} | {peak} |", flush=True)
+                    print(f"| {runners} | {name} | {r['wall']:.1f} s | {r['memo']} | {r['probe']} | {r['host_peak']} "
+                          f"| {peak} |", flush=True)
     finally:
         cluster.stop()
     os._exit(0)

@@ -3,6 +3,10 @@
 Seven pipeline runs of a memo produce overlapping URL lists; curating 159 of them by hand is the
 kind of work a tool should do. The master list keeps, per distinct URL, its verdict, the findings
 that earned it, and every run and file it appeared in, sorted by how often it recurs.
+
+`from_cache` draws the list from a fact cache instead (a team cache holds every source every
+runner fetched): one entry per stored fact, judged by the current rules from those facts, with
+when it was fetched and its kind; no run, no fetch.
 """
 from __future__ import annotations
 
@@ -17,9 +21,11 @@ from citecheck.audit import CITEABLE_SCHEMES
 from citecheck.engine.run import Engine
 from citecheck.extract import DEFAULT_INCLUDE, collect
 from citecheck.extract.walk import GENERATED_MARK, refuse_unreadable
-from citecheck.models import Finding, Link, LinkKind, Location, Page
+from citecheck.models import Finding, Link, LinkKind, Location, Outcome, Page
 from citecheck.score import VERDICTS
 from citecheck.urls import dedupe_key
+
+CACHE_PATH = "<cache>"  # the location of an entry drawn from the cache (no file cited it)
 
 
 @dataclass
@@ -33,6 +39,7 @@ class Entry:
     files: set[str] = field(default_factory=set)
     findings: list[Finding] = field(default_factory=list)
     page: Page | None = None
+    kind: str = ""  # from a cache listing: the stored fact's kind (answer, nxdomain)
 
     @property
     def verdict(self) -> str:
@@ -52,6 +59,7 @@ class Entry:
             "runs": sorted(self.runs), "files": sorted(self.files),
             "status": page.status if page else None, "final_url": page.final_url if page else "",
             "title": page.title if page else "", "outcome": page.outcome.value if page else "not-fetched",
+            "fetched_at": page.fetched_at if page else "", **({"kind": self.kind} if self.kind else {}),
             "findings": [f.to_dict() for f in self.findings],
         }
 
@@ -77,6 +85,18 @@ def gather(runs: Iterable[str], include: Iterable[str] = DEFAULT_INCLUDE, exclud
     return entries
 
 
+def from_cache(facts: Iterable[tuple[float, str, Page]]) -> tuple[dict[str, Entry], dict[str, Page]]:
+    """Entries and their pages from a cache's stored facts (`FactCache.every_fact`)."""
+    entries: dict[str, Entry] = {}
+    pages: dict[str, Page] = {}
+    for _fetched, kind, page in facts:
+        key = dedupe_key(page.url)
+        if key not in entries:
+            entries[key] = Entry(page.url, key, Location(CACHE_PATH, 1, 1), kind=kind)
+            pages[page.url] = page
+    return entries, pages
+
+
 def judge(entries: dict[str, Entry], engine: Engine, pages: dict[str, Page]) -> None:
     """Run the URL rules on each entry once, and the page rules on its fetched page."""
     for entry in entries.values():
@@ -84,6 +104,26 @@ def judge(entries: dict[str, Entry], engine: Engine, pages: dict[str, Page]) -> 
         entry.page = pages.get(entry.url)
         entry.findings = engine.check_links([link], entry.first.path)
         entry.findings += engine.check_pages([link], pages, entry.first.path)
+
+
+def cache_markdown_report(entries: list[Entry], location: str) -> str:
+    """The Markdown view of a cache listing: verdict and latest facts per URL."""
+    rows = ["| # | verdict | status | kind | fetched at | URL | title |", "| --- | --- | --- | --- | --- | --- | --- |"]
+    for n, e in enumerate(entries, start=1):
+        page = e.page or Page(url=e.url, outcome=Outcome.ERROR)
+        status = page.status if page.status is not None else ""
+        title = page.title.replace("|", "/")[:80]
+        rows.append(f"| {n} | {e.verdict} | {status} | {e.kind} | {page.fetched_at} | <{e.url}> | {title} |")
+    head = (f"<!-- {GENERATED_COMMENT} -->\n# Sources in the cache\n\n{len(entries)} URL(s) with stored facts in "
+            f"`{location}`: {_counts(entries)}")
+    return head + "\n\n" + "\n".join(rows) + "\n"
+
+
+def _counts(entries: list[Entry]) -> str:
+    counts: dict[str, int] = {}
+    for e in entries:
+        counts[e.verdict] = counts.get(e.verdict, 0) + 1
+    return ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
 
 
 def ranked(entries: dict[str, Entry]) -> list[Entry]:
@@ -109,12 +149,13 @@ def markdown_report(entries: list[Entry]) -> str:
 def csv_report(entries: list[Entry]) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["url", "verdict", "occurrences", "runs", "status", "final_url", "title", "rules"])
+    writer.writerow(["url", "verdict", "occurrences", "runs", "status", "final_url", "title", "rules", "fetched_at",
+                     "kind"])
     for e in entries:
         page = e.page
         writer.writerow([e.url, e.verdict, e.occurrences, len(e.runs), page.status if page else "",
                          page.final_url if page else "", page.title if page else "",
-                         " ".join(sorted({f.rule for f in e.findings}))])
+                         " ".join(sorted({f.rule for f in e.findings})), page.fetched_at if page else "", e.kind])
     return out.getvalue()
 
 

@@ -5,6 +5,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from test_harvest_site import Page, threaded_site
 
@@ -50,3 +51,59 @@ def test_seven_runs_dedupe_and_fetch_each_url_once(tmp_path: Path) -> None:
     corpus = json.loads((tmp_path / "corpus.json").read_text())
     assert sorted(e["id"] for e in corpus) == [f"src-{i:03d}" for i in range(1, 11)]
     assert "| 7 | 7 |" in (tmp_path / "m.md").read_text()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def cache_location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fact cache on either backend: a SQLite file, or the team cache's URL (migrated, empty)."""
+    return str(tmp_path / "c.sqlite") if request.param == "sqlite" else str(request.getfixturevalue("pg_url"))
+
+
+def test_from_cache_lists_every_stored_source_with_its_latest_facts(cache_location: str, tmp_path: Path) -> None:
+    from citecheck.fetch.cache import open_store
+    from citecheck.fetch.guard import Guard
+    from citecheck.models import Outcome
+    from citecheck.models import Page as Fetched
+
+    html = {"content-type": "text/html"}
+    with open_store(cache_location) as cache:
+        cache.put_many([
+            Fetched(url="https://freight-rates.org/report", outcome=Outcome.OK, status=200, title="Old title",
+                    headers=html, fetched_at="2026-11-01T00:00:00Z"),
+            Fetched(url="https://freight-rates.org/gone", outcome=Outcome.DEAD, status=404, headers=html,
+                    fetched_at="2026-11-02T00:00:00Z"),
+            Fetched(url="https://nosuchname-freight.net/x", outcome=Outcome.DEAD, error="nxdomain",
+                    fetched_at="2026-11-03T00:00:00Z")])
+        cache.put(Fetched(url="https://freight-rates.org/report?utm_source=memo", outcome=Outcome.OK, status=200,
+                          title="Freight rates 2026", text_sample="Freight rates in 2026 rose.", headers=html,
+                          fetched_at="2026-11-20T00:00:00Z"))  # the same source again: its latest facts win
+    with open_store(cache_location, Guard(("127.0.0.1",))) as allowed:
+        allowed.put(Fetched(url="http://127.0.0.1:9/private", outcome=Outcome.OK, status=200, headers=html))
+    out, report, table = tmp_path / "sources.json", tmp_path / "sources.md", tmp_path / "sources.csv"
+    done = CliRunner(env={"CITECHECK_CACHE_URL": None}).invoke(main, [
+        "curate", "--from-cache", "--cache", cache_location, "-o", str(out), "--report", str(report),
+        "--csv", str(table)])
+    assert done.exit_code == 0, done.output
+    listed = {u["url"]: u for u in json.loads(out.read_text())["urls"]}
+    assert sorted(listed) == ["https://freight-rates.org/gone", "https://freight-rates.org/report?utm_source=memo",
+                              "https://nosuchname-freight.net/x"]  # not the row of another URL policy
+    latest = listed["https://freight-rates.org/report?utm_source=memo"]
+    assert (latest["status"], latest["title"], latest["kind"], latest["fetched_at"], latest["verdict"]) == \
+        (200, "Freight rates 2026", "answer", "2026-11-20T00:00:00Z", "ok")
+    assert (listed["https://freight-rates.org/gone"]["verdict"], listed["https://nosuchname-freight.net/x"]["kind"]) \
+        == ("dead", "nxdomain")
+    assert "| 2 | ok | 200 | answer | 2026-11-20T00:00:00Z | <https://freight-rates.org/report?utm_source=memo> " \
+           "| Freight rates 2026 |" in report.read_text()
+    assert "PASSWORD" not in done.output and "s3cret" not in out.read_text()
+    assert table.read_text().splitlines()[0].endswith(",fetched_at,kind")
+
+
+def test_from_cache_refuses_runs_too_and_a_cache_that_is_not_there(tmp_path: Path) -> None:
+    runner = CliRunner(env={"CITECHECK_CACHE_URL": None})
+    out = str(tmp_path / "o.json")
+    both = runner.invoke(main, ["curate", str(tmp_path), "--from-cache", "-o", out])
+    neither = runner.invoke(main, ["curate", "-o", out])
+    missing = runner.invoke(main, ["curate", "--from-cache", "--cache", str(tmp_path / "none.sqlite"), "-o", out])
+    assert [r.exit_code for r in (both, neither, missing)] == [2, 2, 2]
+    assert "RUN paths or --from-cache, not both" in both.output and "no cache there" in missing.output
+    assert not (tmp_path / "none.sqlite").exists() and not (tmp_path / "o.json").exists()

@@ -1,4 +1,5 @@
-"""`citecheck curate RUN... -o master.json`: merge, dedupe and validate the URLs of many runs."""
+"""`citecheck curate RUN... -o master.json`: merge, dedupe and validate the URLs of many runs;
+`citecheck curate --from-cache -o master.json`: the same list drawn from the fact cache."""
 from __future__ import annotations
 
 import json
@@ -11,34 +12,45 @@ import click
 from citecheck import aio
 from citecheck.atomic import atomic_write
 from citecheck.cli.options import build_config, config_options, fetch_options
-from citecheck.curate import csv_report, gather, judge, markdown_report, ranked
+from citecheck.curate import cache_markdown_report, csv_report, from_cache, gather, judge, markdown_report, ranked
 from citecheck.engine.registry import build_registry
 from citecheck.engine.run import Engine
 from citecheck.engine.select import resolve
+from citecheck.errors import InputError, UsageError
 from citecheck.extract import DEFAULT_INCLUDE, load_corpus
 
 
 @click.command()
-@click.argument("runs", nargs=-1, required=True)
+@click.argument("runs", nargs=-1)
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="Master list (JSON).")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False), help="Also write a Markdown report.")
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), help="Also write a CSV report.")
 @click.option("--offline", is_flag=True, help="Only the offline rules: do not fetch.")
+@click.option("--from-cache", "from_cache_", is_flag=True,
+              help="List every URL the fetch cache holds facts for (a team cache: every source every runner "
+                   "fetched), judged from those facts, instead of gathering RUNS. Fetches nothing.")
 @click.option("--corpus-out", type=click.Path(dir_okay=False),
               help="Also write the URLs that passed as a corpus (stable src-NNN IDs; an existing corpus is extended).")
 @config_options
 @fetch_options
 def command(runs: tuple[str, ...], output: str, report_path: str | None, csv_path: str | None, offline: bool,
-            corpus_out: str | None, config_path: str | None, select: tuple[str, ...], ignore: tuple[str, ...], rule_dirs: tuple[str, ...],
+            from_cache_: bool, corpus_out: str | None, config_path: str | None, select: tuple[str, ...], ignore: tuple[str, ...], rule_dirs: tuple[str, ...],
             **fetch: Any) -> None:
     """Merge the URLs of many runs (memos, corpora, research files; directories recursively),
     dedupe on the canonical key, validate each once (through the cache) and rank by recurrence.
 
     \b
-    Example:
+    Examples:
       citecheck curate runs/2026-11-* -o master.json --report master.md --csv master.csv
+      citecheck curate --from-cache --cache postgresql://citecheck@db/citecheck -o sources.json
     """
+    if bool(runs) == from_cache_:
+        raise UsageError("curate takes RUN paths or --from-cache, not both" if runs else
+                         "curate needs RUN paths, or --from-cache to list the cache's sources")
     config = build_config(config_path, select, ignore, rule_dirs, **fetch)
+    if from_cache_:
+        _from_cache(config, output, report_path, csv_path, corpus_out)
+        return
     if corpus_out and os.path.exists(corpus_out):  # a corpus that cannot be extended fails before any output
         load_corpus(corpus_out, config.max_file_size)
     registry = build_registry(config.packs)
@@ -65,6 +77,38 @@ def command(runs: tuple[str, ...], output: str, report_path: str | None, csv_pat
     if corpus_out:
         write_corpus_out(corpus_out, [e.url for e in ordered if e.verdict == "ok"], config)
     click.echo(f"{len(ordered)} distinct URL(s) from {len(runs)} run(s): "
+               + ", ".join(f"{v} {k}" for k, v in sorted(verdicts.items())), err=True)
+
+
+def _from_cache(config: Any, output: str, report_path: str | None, csv_path: str | None,
+                corpus_out: str | None) -> None:
+    from citecheck.fetch.cache import default_path, is_team_cache, open_store
+    from citecheck.fetch.guard import Guard
+
+    location = config.fetch.cache or None
+    if not config.fetch.use_cache:
+        raise UsageError("--from-cache reads the cache: drop --no-cache")
+    if not is_team_cache(location) and not os.path.isfile(location or default_path()):
+        raise InputError(f"{location or default_path()}: no cache there")  # reading one never creates one
+    with open_store(location, guard=Guard(config.fetch.allow, config.fetch.allow_private)) as cache:
+        where = str(cache.path)
+        entries, pages = from_cache(cache.every_fact())
+    engine = Engine(resolve(build_registry(config.packs), config))
+    judge(entries, engine, pages)
+    ordered = ranked(entries)
+    verdicts: dict[str, int] = {}
+    for e in ordered:
+        verdicts[e.verdict] = verdicts.get(e.verdict, 0) + 1
+    payload = {"version": 1, "cache": where, "urls": [e.to_dict() for e in ordered],
+               "summary": {"distinct_urls": len(ordered), "verdicts": dict(sorted(verdicts.items()))}}
+    atomic_write(output, json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
+    if report_path:
+        atomic_write(report_path, cache_markdown_report(ordered, where))
+    if csv_path:
+        atomic_write(csv_path, csv_report(ordered))
+    if corpus_out:
+        write_corpus_out(corpus_out, [e.url for e in ordered if e.verdict == "ok"], config)
+    click.echo(f"{len(ordered)} URL(s) with facts in {where}: "
                + ", ".join(f"{v} {k}" for k, v in sorted(verdicts.items())), err=True)
 
 

@@ -122,6 +122,7 @@ class FactCache(ABC):
 
     shared = False  # True for a backend several runners use at once (single-flight fetching)
     writable = True
+    path: Path | str  # where it is, for messages (a team cache's URL with its password masked)
 
     def __init__(self, guard: Guard | None = None) -> None:
         self._guard_policy = guard
@@ -142,6 +143,10 @@ class FactCache(ABC):
     @abstractmethod
     def put_extras(self, kind: str, items: dict[str, dict[str, Any]]) -> None:
         """Store side records of `kind` (upsert by key)."""
+
+    @abstractmethod
+    def _every_row(self) -> Iterator[tuple[float, str, Page]]:
+        """Every stored (fetched, kind, page) whose policy is '' or this run's, in URL order."""
 
     @abstractmethod
     def fetched_at(self, urls: list[str]) -> dict[str, float]:
@@ -215,6 +220,15 @@ class FactCache(ABC):
     def put(self, page: Page) -> None:
         self.put_many([page])
 
+    def every_fact(self) -> Iterator[tuple[float, str, Page]]:
+        """Every stored fact this run's policy may see, whatever its age, in URL order, as
+        (fetched epoch seconds, kind, page): the master list of every source the cache's runs
+        have fetched (`citecheck curate --from-cache`)."""
+        none: list[tuple[float, str, Page]] = []
+        for fetched, kind, page in self._guard(lambda: list(self._every_row()), none):
+            if self.admits(page.url):
+                yield fetched, kind, page
+
     def put_many(self, pages: Iterable[Page]) -> int:
         """Store the facts worth storing (see `fact_kind`); returns how many were stored. On a shared
         backend this also ends this runner's claim on every page handed in (`fetch.flight`)."""
@@ -235,6 +249,8 @@ class FactCache(ABC):
 
 class Cache(FactCache):
     """`Cache(path, guard)`: the SQLite backend (one file per machine; the default)."""
+
+    path: Path
 
     def __init__(self, path: str | Path | None = None, guard: Guard | None = None) -> None:
         super().__init__(guard)
@@ -291,6 +307,12 @@ class Cache(FactCache):
                 [*chunk, self.policy, *oldest])
             for value, *row in rows:
                 yield value, decode(*row)
+
+    def _every_row(self) -> Iterator[tuple[float, str, Page]]:
+        for fetched, kind, *row in self.db.conn.execute(
+                "SELECT fetched, kind, facts, text, html, sibling FROM pages WHERE policy IN ('', ?) ORDER BY url",
+                [self.policy]):
+            yield fetched, kind, decode(*row)
 
     def _write(self, rows: list[dict[str, Any]], pages: list[Page]) -> int:
         if rows and self.writable:

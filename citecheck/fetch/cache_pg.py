@@ -150,6 +150,12 @@ class PgCache(FactCache):
                 [values, self.policy, *oldest]):
             yield value, decode(*row)
 
+    def _every_row(self) -> Iterator[tuple[float, str, Page]]:
+        for fetched, kind, *row in self._query(
+                "SELECT fetched, kind, facts, text, html, sibling FROM citecheck_pages WHERE policy IN ('', %s) "
+                "ORDER BY url", [self.policy]):
+            yield fetched, kind, decode(*row)
+
     def _write(self, rows: list[dict[str, Any]], pages: list[Page]) -> int:
         keys = list({dedupe_key(page.url) for page in pages})
 
