@@ -95,11 +95,11 @@ def _memo(path: Path, base: str, paths: list[str]) -> Path:
     return path
 
 
-def _audit(memo: Path, cache: str, config: Path, *extra: str) -> subprocess.Popen[str]:
+def _audit(memo: Path, cache: str, config: Path, *extra: str, **env: str) -> subprocess.Popen[str]:
+    clean = {k: v for k, v in os.environ.items() if k != "CITECHECK_CACHE_URL"}
     return subprocess.Popen([sys.executable, "-m", "citecheck", "audit", str(memo), "--format", "json",
                              "--config", str(config), "--cache", cache, *extra], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, cwd=memo.parent,
-                            env={k: v for k, v in os.environ.items() if k != "CITECHECK_CACHE_URL"})
+                            stderr=subprocess.PIPE, text=True, cwd=memo.parent, env={**clean, **env})
 
 
 def _finish(proc: subprocess.Popen[str]) -> dict[str, Any]:
@@ -182,6 +182,20 @@ def test_a_killed_runner_holds_a_host_slot_only_until_it_expires(timed: tuple[Ti
     assert report["summary"]["outcomes"] == {"ok": 1}
     waited = server.first("/p/2") - taken  # type: ignore[operator]
     assert hold - 1.5 <= waited <= hold + 10, waited
+
+
+def test_a_live_runner_keeps_its_leases_while_its_urls_wait_for_the_host_budget(timed: tuple[Timed, str],
+                                                                                pg_url: str, tmp_path: Path) -> None:
+    """Two runners on one memo whose URLs (one host, 0.4 s apart) take far longer than a 1.5 s lease:
+    the runner that claimed them renews its leases, so the other never takes one over and fetches
+    it a second time."""
+    server, base = timed
+    config = _config(tmp_path, 1, 0.4)
+    memo = _memo(tmp_path / "memo.md", base, [f"/p/{k}" for k in range(8)])
+    reports = [_finish(p) for p in [_audit(memo, pg_url, config, CITECHECK_CACHE_LEASE="1.5") for _ in range(2)]]
+    fetched = [path for path, _, _ in server.log if path.startswith("/p/") and "probe" not in path]
+    assert sorted(fetched) == [f"/p/{k}" for k in range(8)]  # each once, though the host took > 3 s
+    assert sum(r["summary"]["fetched_now"] for r in reports) == 8
 
 
 def test_host_slots_and_starts_are_shared_and_expire(pg_url: str) -> None:

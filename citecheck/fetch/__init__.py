@@ -147,7 +147,11 @@ async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resol
                         pending.clear()
                 bar.advance()
 
-            await asyncio.gather(*(one(t) for t in todo))
+            try:
+                await asyncio.gather(*(one(t) for t in todo))
+            finally:
+                if flight is not None:
+                    flight.close()
             pages.stats = fetcher.slots.stats
             pages.cached += flight.waited if flight is not None else 0
         pages.fetched = len(fresh)

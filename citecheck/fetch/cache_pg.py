@@ -187,6 +187,10 @@ class PgCache(FactCache):
             f"WHERE citecheck_leases.expires < {_NOW} RETURNING key", [keys, limit, self.owner, self.lease])
         return [key for key, in rows]
 
+    def renew_leases(self) -> None:
+        """Move the expiry of every lease this runner holds a full lease ahead (it is alive and on them)."""
+        self._query(f"UPDATE citecheck_leases SET expires = {_NOW} + %s WHERE owner = %s", [self.lease, self.owner])
+
     def release_keys(self, keys: list[str]) -> None:
         """End this runner's claims on the canonical `keys`."""
         if keys:

@@ -8,8 +8,9 @@ claimed ones are looked up once more (another runner may have stored them just n
 fetched; fresh facts end the wait of the first `WINDOW` waiting URLs (the others are looked up
 when they move up, or when claimed). The owner's `put_many` of a page ends its lease whether or
 not the page was worth storing, so a transient failure (never a fact) is retried by the next
-runner on its own. A runner killed mid-fetch holds nobody up beyond its lease
-(`CITECHECK_CACHE_LEASE`, default 60 s).
+runner on its own. A live runner renews its leases every third of a lease while it holds any (a
+claimed URL may wait long for its host's budget, which all runners share), so only a runner killed
+mid-fetch lets one run out: it holds nobody up beyond its lease (`CITECHECK_CACHE_LEASE`, default 60 s).
 
 The poller runs again when a fetch ends (at most every 50 ms) or after 0.1 s growing to 1 s while
 nothing changes. Its database calls are synchronous and short; they run on the event loop.
@@ -36,11 +37,12 @@ class Flight:
     def __init__(self, cache: Any, max_age_days: float, concurrency: int) -> None:
         self.cache = cache
         self.max_age_days = max_age_days
-        self.free = max(1, concurrency)  # fetch slots: how many URLs this runner may hold leases on
+        self.slots = self.free = max(1, concurrency)  # fetch slots: how many URLs this runner may hold leases on
         self.waiting: dict[str, tuple[str, asyncio.Future[Page | None]]] = {}  # target → (key, future)
         self.waited = 0  # URLs whose facts another runner fetched while this one waited
         self._wake = asyncio.Event()
         self._poller: asyncio.Task[None] | None = None
+        self._renewer: asyncio.Task[None] | None = None
 
     async def run(self, target: str, fetch: Callable[[], Awaitable[T]]) -> tuple[Page | None, T | None]:
         if not self.cache.admits(target):
@@ -54,6 +56,8 @@ class Flight:
         if page is not None:
             self.waited += 1
             return page, None
+        if self._renewer is None or self._renewer.done():
+            self._renewer = asyncio.create_task(self._renew())
         try:
             return None, await fetch()
         finally:
@@ -75,6 +79,18 @@ class Flight:
                 await asyncio.wait_for(self._wake.wait(), timeout=delay)
             except TimeoutError:
                 pass
+
+    async def _renew(self) -> None:
+        """Keep this runner's leases from running out while it holds any."""
+        while self.free < self.slots:
+            await asyncio.sleep(self.cache.lease / 3)
+            if self.free < self.slots:
+                await asyncio.to_thread(self.cache.renew_leases)
+
+    def close(self) -> None:
+        """Stop renewing (the run's fetches are over)."""
+        if self._renewer is not None:
+            self._renewer.cancel()
 
     def _step(self) -> bool:
         """One look at the database for the waiting URLs; whether any wait ended."""

@@ -84,8 +84,8 @@ class PrioritySemaphore:
 
 
 class Slots:
-    """A host:port semaphore (and with `shared`, a slot of the host's budget all runners share),
-    then the overall one (waiting for a busy host holds no global slot). `hold`: the longest one
+    """A host:port semaphore, then the overall one (waiting for a busy host holds no global slot);
+    with `shared`, then a slot of the host's budget all runners share. `hold`: the longest one
     request may keep a shared slot (its time budget)."""
 
     def __init__(self, concurrency: int, host_concurrency: int, interval: float = 0.0,
@@ -148,17 +148,21 @@ class Hold:
         await sem.acquire(self._urgent)
         self._shared_slot = None
         try:
-            if slots.shared is not None:
-                self._shared_slot = await slots._take_shared(slots.shared, key)
-            elif slots.interval > 0:
-                await slots._space(key)
-            await slots._global.acquire(self._urgent)
+            if slots.shared is None:
+                if slots.interval > 0:
+                    await slots._space(key)
+                await slots._global.acquire(self._urgent)
+            else:
+                # The global slot first: a shared slot is held only while its request waits for
+                # its start and runs, so its hold bounds that time (see the module docstring).
+                await slots._global.acquire(self._urgent)
+                try:
+                    self._shared_slot = await slots._take_shared(slots.shared, key)
+                except BaseException:
+                    slots._global.release()
+                    raise
         except BaseException:
-            try:
-                if self._shared_slot is not None and slots.shared is not None:
-                    slots.shared.free_host_slot(key, self._shared_slot)
-            finally:
-                sem.release()
+            sem.release()
             raise
         stats = slots.stats.get(key)
         if stats is None:
