@@ -34,7 +34,7 @@ MODULES = ("http_error", "unreachable", "soft_404", "paywall", "login_wall", "bo
 ALLOWED_IMPORTS = {"__future__", "re", "typing", "collections.abc", "urllib.parse", "dataclasses", "functools", "unicodedata",
                    "rapidfuzz", "lxml", "citecheck.models", "citecheck.urls", "citecheck.checks._page",
                    "citecheck.checks._match", "citecheck.checks.bot_challenge",
-                   "citecheck.checks._literals", "ahocorasick_rs", "citecheck.support.text",
+                   "citecheck.checks._literals", "citecheck.checks._required", "ahocorasick_rs", "citecheck.support.text",
                    "citecheck.engine.run", "citecheck.support.shape"}
 REGISTRY = build_registry()
 
@@ -66,7 +66,7 @@ def test_rule_module_declares_itself(name: str) -> None:
         assert REGISTRY.packs.data.get(module.PACK), f"pack {module.PACK} is missing or empty"
 
 
-@pytest.mark.parametrize("name", [*MODULES, "_page", "_match", "_literals"])
+@pytest.mark.parametrize("name", [*MODULES, "_page", "_match", "_literals", "_required"])
 def test_rule_module_is_pure(name: str) -> None:
     """No network, disk, config or printing: only the listed imports, no open()/print() calls."""
     source = Path(importlib.import_module(f"citecheck.checks.{name}").__file__ or "").read_text(encoding="utf-8")

@@ -14,13 +14,18 @@ from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from citecheck.checks._literals import Literals
+from citecheck.checks._required import required_literals
 from citecheck.models import Hit, Page, Severity
 from citecheck.support.text import collapse_spaces
 from citecheck.urls import TRACKING_PARAMS
 
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 _HIT_FIELDS = {f.name for f in fields(Hit)}
-_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', "\u00a0": " ", "\u2013": "-"})
+_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', "\u00a0": " ", "\u2013": "-",
+                         # `re.IGNORECASE` holds dotless ı and dotted İ equal to i, and NFKC and casefold
+                         # keep them apart: fold them to i, or a text's "ı" would match a pack's "i" in a
+                         # regex but not in the literal pre-filter (tests/test_required_literals.py)
+                         "\u0131": "i", "\u0130": "i"})
 _INDEX = re.compile(r"^(index|default|home)(\.[a-z0-9]+)?$", re.IGNORECASE)
 _LOCALE = re.compile(r"^[a-z]{2}([-_][a-z]{2})?$", re.IGNORECASE)
 
@@ -64,16 +69,20 @@ class Phrases:
         self.regex = regex
         self.folded = tuple(fold(i) for i in self.items)
         self.plain = None if regex else _pattern(self.items, False)
-        # For regex lists, (position, compiled item) grouped by the item's required literal: an item
-        # whose literal is absent from the text is never tried, and the absent ones cost nothing.
+        # For regex lists, (position, compiled item) indexed under each of the item's required
+        # literals: an item none of whose literals occurs in the text is never tried.
         self.by_literal: dict[str, list[_Item]] = {}
         self.unconditional: list[_Item] = []  # tried on every text
         for position, item in enumerate(self.items if regex else ()):
             pattern = _pattern((item,), True)
             if pattern is None:
                 continue
-            literal = required_literal(item)
-            (self.by_literal.setdefault(literal, []) if literal else self.unconditional).append((position, pattern))
+            literals = {fold(x) for x in required_literals(item)}
+            if not literals or "" in literals:  # no literal, or one that folds away (all spaces)
+                self.unconditional.append((position, pattern))
+                continue
+            for literal in literals:
+                self.by_literal.setdefault(literal, []).append((position, pattern))
         self.literals = Literals(self.by_literal)
         self.any_unconditional = _any_of([pattern for _, pattern in self.unconditional])
 
@@ -95,12 +104,12 @@ class Phrases:
         # faster (the joined pattern loses each item's literal-prefix scan).
         skip = len(folded) <= _SHORT and self.any_unconditional is not None \
             and self.any_unconditional.search(folded) is None
-        tried = [] if skip else [*self.unconditional]
+        tried = {} if skip else dict(self.unconditional)
         for literal in self.literals.found_in(folded):
-            tried += self.by_literal[literal]
+            tried.update(self.by_literal[literal])  # an item found under two literals is tried once
         best: re.Match[str] | None = None
         best_key = (0, 0)
-        for position, pattern in tried:
+        for position, pattern in tried.items():
             found = pattern.search(folded)
             if found and (best is None or (found.start(), position) < best_key):
                 best, best_key = found, (found.start(), position)
@@ -129,49 +138,6 @@ def find_phrase(text: str, items: Iterable[Any], regex: bool = False) -> str:
     """The first phrase (or regex) of `items` found in `text`, as it appears there; '' when none.
     Compiles `items` on every call: rules compile theirs once, in `prepare` (see `Lists`)."""
     return Phrases(items, regex).first(text)
-
-
-@lru_cache(maxsize=4096)
-def required_literal(regex: str) -> str:
-    """The longest run of plain characters outside any group that every match must contain
-    (folded); '' when there is none of at least three characters. Reads the pattern's text with a
-    small scanner (no private `re` internals): anything it does not understand ends a run."""
-    runs: list[str] = []
-    run, depth, i = "", 0, 0
-    while i < len(regex):
-        c = regex[i]
-        if c == "\\" and i + 1 < len(regex):
-            nxt = regex[i + 1]
-            run = run + nxt if depth == 0 and nxt in ".-/ '()[]?*+" else _end(runs, run)
-            i += 2
-            continue
-        if c in "([":
-            run = _end(runs, run)
-            depth += 1 if c == "(" else 0
-            if c == "[":
-                i = regex.find("]", i + 1) if "]" in regex[i + 1:] else len(regex)
-        elif c == ")":
-            depth = max(0, depth - 1)
-        elif c in "?*{" and depth == 0:
-            run = _end(runs, run[:-1])  # the quantified character is optional
-            if c == "{" and "}" in regex[i:]:
-                i = regex.index("}", i)
-        elif c == "|" and depth == 0:
-            return ""  # a top-level alternation: nothing is required
-        elif c in "+.^$" and depth == 0:
-            run = _end(runs, run)
-        elif depth == 0:
-            run += c
-        i += 1
-    _end(runs, run)
-    best = max(runs, key=len, default="")
-    return fold(best) if len(best.strip()) >= 3 else ""
-
-
-def _end(runs: list[str], run: str) -> str:
-    if run:
-        runs.append(run)
-    return ""
 
 
 class Markers:
