@@ -176,7 +176,7 @@ class _Scanner:
                 return 1, False, i  # not a quantifier: `{` is then a literal, read as the next atom
             low, comma, high = bounds.groups()
             i, minimum = bounds.end(), int(low or 0)
-            repeats = bool(comma and high != "1" or not comma and minimum > 1)
+            repeats = bool((comma and high != "1") or (not comma and minimum > 1))
         else:
             i, minimum, repeats = i + 1, (1 if c == "+" else 0), c != "?"
         if i < len(regex) and regex[i] in "?+":
