@@ -5,14 +5,14 @@ import importlib
 import pkgutil
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from importlib.metadata import entry_points
 from types import ModuleType
 
+from citecheck.engine import plugins
 from citecheck.engine.packs import Packs, load_packs
 from citecheck.engine.rule import RuleSpec, spec_from_module
 from citecheck.errors import PackError, RegistryError
 
-ENTRY_POINT_GROUP = "citecheck.rules"
+ENTRY_POINT_GROUP = plugins.GROUP
 
 
 @dataclass(frozen=True)
@@ -40,12 +40,15 @@ def _modules_of(obj: ModuleType) -> Iterator[ModuleType]:
 
 
 def python_rules() -> list[RuleSpec]:
+    """The built-in rules (`citecheck.checks`, registered even from a source tree without installed
+    metadata) and every other module or package the `citecheck.rules` entry points name."""
     specs: list[RuleSpec] = []
-    eps = entry_points(group=ENTRY_POINT_GROUP)
-    loaded = [ep.load() for ep in eps]
-    if not any(getattr(m, "__name__", "") == "citecheck.checks" for m in loaded):
-        # Running from a source tree without installed metadata: the built-ins still register.
-        loaded.insert(0, importlib.import_module("citecheck.checks"))
+    builtin = importlib.import_module(plugins.BUILTIN)
+    loaded: list[object] = [builtin]
+    if plugins.may_have_plugins():
+        from importlib.metadata import entry_points
+
+        loaded += [obj for obj in (ep.load() for ep in entry_points(group=ENTRY_POINT_GROUP)) if obj is not builtin]
     for obj in loaded:
         if not isinstance(obj, ModuleType):
             raise RegistryError(f"entry point in {ENTRY_POINT_GROUP} must name a module, got {obj!r}")

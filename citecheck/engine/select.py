@@ -137,8 +137,6 @@ BUILTIN_PLUGINS = {"citecheck.verifiers": {"lexical": "citecheck.support.assess:
 def load_plugin(group: str, name: Any, where: str) -> Any:
     """An option that names a plugin (an entry point in `group`) becomes the loaded object, made
     here at configuration time so the rule itself stays pure."""
-    from importlib.metadata import entry_points
-
     if not isinstance(name, str):
         return name
     builtin = BUILTIN_PLUGINS.get(group, {}).get(name)
@@ -146,6 +144,8 @@ def load_plugin(group: str, name: Any, where: str) -> Any:
         module, _, attr = builtin.partition(":")
         obj = getattr(importlib.import_module(module), attr)
         return obj() if isinstance(obj, type) else obj
+    from importlib.metadata import entry_points
+
     found = [ep for ep in entry_points(group=group) if ep.name == name]
     if not found:
         known = sorted(ep.name for ep in entry_points(group=group))
