@@ -22,21 +22,19 @@ level with `if __name__ == "__main__":` (a worker imports the main module).
 """
 from __future__ import annotations
 
-import multiprocessing
 import os
-import pickle
-import secrets
 import shutil
 import sys
-import tempfile
-import threading
 from collections.abc import Callable, Iterable
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from citecheck.engine.run import Engine, Memo
 from citecheck.models import Corpus, Document, Finding, Link, Location, Page
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 PARALLEL_MIN_URLS = 300  # below this, starting workers costs more than it saves
 BATCH = 64  # pages per task: large enough that a task's overhead is small, small enough to keep both busy
@@ -121,10 +119,15 @@ class Spool:
     only with the first batch, so a run killed before any leaves nothing behind."""
 
     def __init__(self) -> None:
+        import secrets
+        import tempfile
+
         self.folder = os.path.join(tempfile.gettempdir(), f"citecheck-pages-{secrets.token_hex(8)}")
         self.count = 0
 
     def put(self, items: list[Item]) -> list[Item] | str:
+        import pickle
+
         path = os.path.join(self.folder, str(self.count))
         self.count += 1
         try:
@@ -139,6 +142,8 @@ class Spool:
     @staticmethod
     def take(path: str) -> list[Item]:
         """In a worker: the batch at `path`, which is removed (our own file, written by the parent)."""
+        import pickle
+
         with open(path, "rb") as spooled:
             items: list[Item] = pickle.load(spooled)
         os.unlink(path)
@@ -152,7 +157,9 @@ _JUDGES: list[Judges] = []  # in a worker process only: what the pool's initiali
 
 
 def _start_worker(judges: Judges, spool: str) -> None:
+    import multiprocessing
     import signal
+    import threading
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: no worker tracebacks
     try:
@@ -229,6 +236,12 @@ class PageStage:
         """Start every worker now (each imports the rules' stack while the fetch begins). Rules
         that cannot be sent to another process (a function defined inside a function, say) are
         run here instead, and the run says so."""
+        # the pool's stack (multiprocessing, pickle, secrets: ~15 ms) is imported only by a run that
+        # starts workers; an offline audit's in-process stage never does
+        import multiprocessing
+        import pickle
+        from concurrent.futures import ProcessPoolExecutor
+
         self._spool = Spool()
         context = multiprocessing.get_context("spawn")
         self.pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
