@@ -165,8 +165,9 @@ def judge(inputs: Inputs, config: Config, registry: Registry, *, pages: Mapping[
     memo rules here, the page rules and M008 on the page stage (`stage`, which has the pages, or
     an in-process one given `pages`). Synchronous: an offline audit never starts an event loop."""
     started = started if started is not None else time.perf_counter()
-    # with no page to judge (an offline audit) the page rules are never prepared
-    engine = engine or Engine(resolve(registry, config, defer=() if pages or stage else ("page",)))
+    # a stage with nothing to judge (pages in an offline audit, corpora in a memo's) is never prepared
+    defer = ("page",) * (not (pages or stage)) + ("corpus",) * (not inputs.corpora)
+    engine = engine or Engine(resolve(registry, config, defer=defer))
     own = stage is None
     if stage is None:
         stage = PageStage(engine, inputs.documents, corpus)
