@@ -54,7 +54,7 @@ def test_watermark_length_bound_agrees_with_rapidfuzz(a: str, b: str, cutoff: fl
     assert _similar(a, b, cutoff) == (bool(a and b) and fuzz.ratio(a, b) >= cutoff)
 
 
-def test_an_offline_audit_never_prepares_the_page_rules(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_an_offline_audit_never_prepares_the_page_or_corpus_rules(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """The page rules' ~400 patterns are compiled only when a page is judged; a deferred rule that
     does run after all prepares once and checks as usual."""
     from citecheck.audit import audit
@@ -74,6 +74,8 @@ def test_an_offline_audit_never_prepares_the_page_rules(tmp_path: Path, monkeypa
     assert [f.rule for f in report.findings] == ["U001"]
     page_rules = {s.id for s in registry.rules if s.stage == "page" and s.prepare is not None}
     assert page_rules and not page_rules & set(calls)
+    corpus_rules = {s.id for s in registry.rules if s.stage == "corpus" and s.prepare is not None}
+    assert corpus_rules and not corpus_rules & set(calls)  # no corpus in this run either
     config = load_config()
     deferred = {r.spec.id: r for r in resolve(registry, config, defer=("page",))}
     eager = {r.spec.id: r for r in resolve(registry, config)}
