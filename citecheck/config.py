@@ -8,8 +8,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from citecheck.errors import ConfigError
 from citecheck.safeload import LimitError, load_yaml
 
@@ -123,6 +121,8 @@ def load_config(path: str | Path | None = None, *, search: bool = True) -> Confi
         except tomllib.TOMLDecodeError as err:
             raise ConfigError(f"{file}: invalid TOML: {err}") from None
     else:
+        import yaml  # only for a config file: not at every start
+
         try:
             raw = load_yaml(text) or {}
         except yaml.YAMLError as err:

@@ -16,20 +16,28 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import yaml
+if TYPE_CHECKING:
+    import yaml
 
 MAX_YAML_NODES = 100_000  # nodes after alias expansion; the largest shipped pack has ~6,000
 MAX_DEPTH = 500  # nesting of mappings and sequences, in YAML and JSON
 MAX_INT_DIGITS = 100  # digits of a JSON integer; a corpus holds status codes and counts
-_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _LONE_SURROGATE_HINT = re.compile(r"\\u[dD][89abAB]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class LimitError(ValueError):
     """A document over one of this module's limits (the message says which)."""
+
+
+def safe_loader() -> Any:
+    """PyYAML's safe loader, libyaml's when present (~15x faster); PyYAML is imported here, when a
+    document is read, not at start: an offline audit with no config file reads none (~20 ms)."""
+    import yaml
+
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def load_yaml(text: str, loader: Any = None) -> Any:
@@ -43,7 +51,7 @@ def load_yaml(text: str, loader: Any = None) -> Any:
 
 def load_yaml_node(text: str, loader: Any = None) -> tuple[Any, yaml.Node | None]:
     """(data, node tree) of the YAML document in `text`: `load_yaml` keeping the nodes' marks."""
-    loader = loader or _LOADER
+    loader = loader or safe_loader()
     if _depth_bound(text) > MAX_DEPTH:
         _check_depth(text, loader)  # before composing: libyaml's composer recurses in C, past the stack
     instance = loader(text)
@@ -73,6 +81,8 @@ def _depth_bound(text: str) -> int:
 
 def _check_depth(text: str, loader: Any) -> None:
     """The exact nesting depth, from the parser's events (a flat stream: no recursion)."""
+    import yaml
+
     depth = 0
     for event in yaml.parse(text, Loader=loader):
         if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
@@ -113,6 +123,8 @@ def _line(mark: Any) -> int:
 
 
 def _children(node: yaml.Node) -> list[yaml.Node]:
+    import yaml
+
     if isinstance(node, yaml.MappingNode):
         return [part for pair in node.value for part in pair]
     if isinstance(node, yaml.SequenceNode):

@@ -68,7 +68,8 @@ def test_a_plugin_rule_runs_in_an_offline_audit(tmp_path: Path) -> None:
     (tmp_path / "memo.md").write_text("# M\n\nSee [x](https://acme-blog.com/a) and [y](https://www.bls.gov/cpi/).\n")
     proc = subprocess.run([sys.executable, "-m", "citecheck", "audit", "--offline", "--format", "json", "memo.md"],
                           cwd=tmp_path, capture_output=True, text=True, check=False,
-                          env={"PATH": "/usr/bin:/bin", "PYTHONPATH": f"{site}:{ROOT}"})
+                          env={"PATH": "/usr/bin:/bin", "PYTHONPATH": f"{site}:{ROOT}",
+                               "XDG_CACHE_HOME": str(tmp_path / "cache")})
     assert '"rule": "U901"' in proc.stdout and '"line": 3' in proc.stdout, proc.stderr
     assert proc.returncode == 0  # a warning does not fail the default gate
 

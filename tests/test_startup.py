@@ -20,7 +20,8 @@ def _modules_after(args: list[str], cwd: Path) -> tuple[str, set[str]]:
             "try:\n    main()\nexcept SystemExit:\n    pass\n"
             "sys.stdout.flush(); print('\\n@@' + json.dumps(sorted(sys.modules)))")
     proc = subprocess.run([sys.executable, "-c", code, json.dumps(args)], cwd=cwd, capture_output=True, text=True,
-                          check=False, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)})
+                          check=False, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT),
+                                            "XDG_CACHE_HOME": str(cwd / "cache")})
     out, _, modules = proc.stdout.rpartition("\n@@")
     return out, set(json.loads(modules))
 
@@ -42,6 +43,12 @@ def test_offline_audit_of_a_small_memo_imports_no_heavy_stack(tmp_path: Path) ->
     out, modules = _modules_after(["audit", "--offline", "memo.md"], tmp_path)
     assert "No findings" in out
     assert sorted(m for m in modules if m.startswith(HEAVY)) == []
+    assert (tmp_path / "cache" / "citecheck" / "packs.json").is_file()
+    out, modules = _modules_after(["audit", "--offline", "memo.md"], tmp_path)
+    assert "No findings" in out
+    # from the second run on, the packs come from the cache of parsed packs: no PyYAML, and no
+    # importlib.metadata (no third-party rule package is installed), no process pool
+    assert not {"yaml", "importlib.metadata", "multiprocessing", "concurrent.futures.process"} & modules
 
 
 @given(st.text("abcde fgh", max_size=14), st.text("abcde fgh", max_size=14), st.sampled_from([80.0, 92.0, 95.0]))
@@ -100,6 +107,7 @@ def test_user_options_of_a_page_rule_are_still_checked_offline(tmp_path: Path) -
     (tmp_path / ".citecheck.yaml").write_text("rules:\n  H003: {options: {extra_titles: ['(gone']}}\n")
     (tmp_path / "m.md").write_text("# memo\n")
     proc = subprocess.run([sys.executable, "-m", "citecheck", "audit", "--offline", "m.md"], cwd=tmp_path,
-                          capture_output=True, text=True, check=False, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)})
+                          capture_output=True, text=True, check=False,
+                          env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "XDG_CACHE_HOME": str(tmp_path / "cache")})
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1
     assert "rule H003 (soft-404): cannot prepare its options" in proc.stderr

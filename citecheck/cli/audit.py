@@ -10,6 +10,7 @@ import click
 from citecheck.atomic import atomic_write
 from citecheck.audit import audit_inputs, judge
 from citecheck.cli.options import build_config, config_options, fetch_options
+from citecheck.engine.packcache import PackCache
 from citecheck.engine.registry import build_registry
 from citecheck.errors import InputError
 from citecheck.extract import DEFAULT_INCLUDE, build_inputs, load_corpus, read_inputs, sniff
@@ -55,7 +56,7 @@ def command(paths: tuple[str, ...], offline: bool, fmt: str, fail_on: str | None
     fmt = pick(fmt, sys.stdout.isatty())
     if fmt not in available():
         raise click.UsageError(f"format {fmt!r} is not available in this build")
-    registry = build_registry(config.packs)
+    registry = build_registry(config.packs, PackCache.default())
     corpus = load_corpus(corpus_path, config.max_file_size) if corpus_path else None
     read = read_inputs(paths, config.include or DEFAULT_INCLUDE, config.exclude, config.max_file_size,
                        respect_ignore=not no_ignore)

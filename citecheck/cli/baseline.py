@@ -9,6 +9,7 @@ from citecheck import aio
 from citecheck.audit import audit_inputs
 from citecheck.baseline import write_baseline
 from citecheck.cli.options import build_config, config_options, fetch_options
+from citecheck.engine.packcache import PackCache
 from citecheck.engine.registry import build_registry
 from citecheck.extract import DEFAULT_INCLUDE, collect, load_corpus
 from citecheck.extract.walk import refuse_unreadable
@@ -25,7 +26,7 @@ def command(paths: tuple[str, ...], output: str, offline: bool, corpus_path: str
             select: tuple[str, ...], ignore: tuple[str, ...], rule_dirs: tuple[str, ...], **fetch: Any) -> None:
     """Write a baseline of the current findings (then: citecheck audit --baseline FILE)."""
     config = build_config(config_path, select, ignore, rule_dirs, **fetch)
-    registry = build_registry(config.packs)
+    registry = build_registry(config.packs, PackCache.default())
     corpus = load_corpus(corpus_path, config.max_file_size) if corpus_path else None
     inputs = collect(paths, config.include or DEFAULT_INCLUDE, config.exclude, config.max_file_size)
     refuse_unreadable(inputs.problems)

@@ -13,6 +13,7 @@ from citecheck import aio
 from citecheck.atomic import atomic_write
 from citecheck.cli.options import build_config, config_options, fetch_options
 from citecheck.curate import cache_markdown_report, csv_report, from_cache, gather, judge, markdown_report, ranked
+from citecheck.engine.packcache import PackCache
 from citecheck.engine.registry import build_registry
 from citecheck.engine.run import Engine
 from citecheck.engine.select import resolve
@@ -53,7 +54,7 @@ def command(runs: tuple[str, ...], output: str, report_path: str | None, csv_pat
         return
     if corpus_out and os.path.exists(corpus_out):  # a corpus that cannot be extended fails before any output
         load_corpus(corpus_out, config.max_file_size)
-    registry = build_registry(config.packs)
+    registry = build_registry(config.packs, PackCache.default())
     engine = Engine(resolve(registry, config))
     entries = gather(runs, config.include or DEFAULT_INCLUDE, config.exclude, config.max_file_size)
     pages: dict[str, Any] = {}

@@ -5,6 +5,7 @@ import json
 
 import click
 
+from citecheck.engine.packcache import PackCache
 from citecheck.engine.registry import build_registry
 from citecheck.errors import UsageError
 
@@ -15,7 +16,7 @@ from citecheck.errors import UsageError
 @click.option("--rules", "rule_dirs", multiple=True, type=click.Path(file_okay=False), help="Extra YAML rule pack directory.")
 def command(rule: str | None, fmt: str, rule_dirs: tuple[str, ...]) -> None:
     """List every rule (ID, slug, stage, default severity) or explain RULE (ID or slug)."""
-    registry = build_registry(rule_dirs)
+    registry = build_registry(rule_dirs, PackCache.default())
     if rule:
         spec = registry.get(rule)
         if spec is None:

@@ -10,6 +10,7 @@ import click
 from citecheck.audit import Report
 from citecheck.cli.options import build_config, config_options
 from citecheck.cli.prompt import build_prompt, prompt_options, save
+from citecheck.engine.packcache import PackCache
 from citecheck.engine.registry import build_registry
 from citecheck.errors import InputError
 from citecheck.extract import Inputs, load_corpus, read_text
@@ -71,7 +72,7 @@ def command(draft: str | None, corpus_path: str, output: str, hybrid: bool, stri
         assert draft is not None
         draft_path = "<stdin>" if draft == "-" else draft
         text = _stdin(config.max_file_size) if draft == "-" else read_text(draft, config.max_file_size)
-    registry = build_registry(config.packs)
+    registry = build_registry(config.packs, PackCache.default())
     result = write(text, corpus, strict=strict, hybrid=hybrid, path=draft_path, config=config, registry=registry)
     save(output, result.text)
     report = _report(result, corpus, output, hybrid, strict, time.perf_counter() - started)

@@ -15,18 +15,17 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import yaml
-
-from citecheck.engine.packschema import validate_pack
 from citecheck.engine.rule import RuleSpec, validate
 from citecheck.errors import PackError
 from citecheck.extract.positions import offset_location
 from citecheck.models import Hit, Link, Location, Severity
-from citecheck.safeload import LimitError, load_yaml
+from citecheck.safeload import LimitError, load_yaml, safe_loader
 
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml is ~15x faster on every CLI call
+if TYPE_CHECKING:
+    from citecheck.engine.packcache import PackCache
+
 CHECK_TYPES = ("existence", "substitution", "occurrence", "domain-list", "phrase-list", "title-pattern")
 _STAGE_OF = {"existence": "memo", "substitution": "memo", "occurrence": "memo", "domain-list": "url",
              "phrase-list": "page", "title-pattern": "page"}
@@ -44,8 +43,9 @@ def builtin_dir() -> Path:
     return Path(str(resources.files("citecheck.packs")))
 
 
-def load_packs(dirs: Iterable[str | Path] = ()) -> Packs:
-    """Load the built-in packs, then each user directory (later files extend earlier data)."""
+def load_packs(dirs: Iterable[str | Path] = (), cache: PackCache | None = None) -> Packs:
+    """Load the built-in packs, then each user directory (later files extend earlier data); with
+    `cache` (the CLI's), files read before are not parsed again."""
     data: dict[str, Any] = {}
     rules: list[RuleSpec] = []
     files: list[str] = []
@@ -58,25 +58,27 @@ def load_packs(dirs: Iterable[str | Path] = ()) -> Packs:
             files.append(str(file))
             # the built-in packs are validated by the test suite (tests/test_pack_schema.py): checking
             # them on every run would cost a quarter of a second of jsonschema per CLI call
-            for name in _load_file(file, data, rules, validated=directory != builtin):
+            for name in _load_file(file, data, rules, validated=directory != builtin, cache=cache):
                 origins.setdefault(name, str(file))
+    if cache is not None:
+        cache.save()
     return Packs(data, tuple(rules), tuple(files), origins)
 
 
-def _load_file(file: Path, data: dict[str, Any], rules: list[RuleSpec], validated: bool = True) -> list[str]:
+def _load_file(file: Path, data: dict[str, Any], rules: list[RuleSpec], validated: bool = True,
+               cache: PackCache | None = None) -> list[str]:
     """Load one pack file into `data` or `rules`; the names of the data packs it extended."""
     try:
         text = file.read_text(encoding="utf-8")
-        doc = load_yaml(text, _LOADER)
-    except yaml.YAMLError as err:
-        mark = getattr(err, "problem_mark", None)
-        raise PackError(f"{file}:{mark.line + 1 if mark else 1}: malformed pack: {getattr(err, 'problem', err)}") from None
+        doc = cache.parse(text, lambda text: _parse(file, text)) if cache is not None else _parse(file, text)
     except (OSError, UnicodeDecodeError, LimitError) as err:
         raise PackError(f"{file}: cannot read pack: {err}") from None
     if not isinstance(doc, dict) or "pack" not in doc:
         raise PackError(f"{file}:1: a pack is a mapping with a 'pack' name")
     if validated:
-        validate_pack(file, text, doc, _LOADER)
+        from citecheck.engine.packschema import validate_pack
+
+        validate_pack(file, text, doc, safe_loader())
     kind = doc.get("kind", "data")
     if kind == "data":
         _merge(data, str(doc["pack"]), doc.get("data"), file)
@@ -86,6 +88,16 @@ def _load_file(file: Path, data: dict[str, Any], rules: list[RuleSpec], validate
             rules.append(_data_rule(file, index, entry))
         return []
     raise PackError(f"{file}:1: unknown pack kind {kind!r} (data or rules)")
+
+
+def _parse(file: Path, text: str) -> Any:
+    import yaml
+
+    try:
+        return load_yaml(text, safe_loader())
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        raise PackError(f"{file}:{mark.line + 1 if mark else 1}: malformed pack: {getattr(err, 'problem', err)}") from None
 
 
 def _merge(data: dict[str, Any], name: str, value: Any, file: Path) -> None:

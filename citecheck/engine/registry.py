@@ -6,11 +6,15 @@ import pkgutil
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 from citecheck.engine import plugins
 from citecheck.engine.packs import Packs, load_packs
 from citecheck.engine.rule import RuleSpec, spec_from_module
 from citecheck.errors import PackError, RegistryError
+
+if TYPE_CHECKING:
+    from citecheck.engine.packcache import PackCache
 
 ENTRY_POINT_GROUP = plugins.GROUP
 
@@ -56,9 +60,9 @@ def python_rules() -> list[RuleSpec]:
     return specs
 
 
-def build_registry(pack_dirs: Iterable[str] = ()) -> Registry:
-    """All rules, refusing duplicate IDs or slugs."""
-    packs = load_packs(pack_dirs)
+def build_registry(pack_dirs: Iterable[str] = (), packs_cache: PackCache | None = None) -> Registry:
+    """All rules, refusing duplicate IDs or slugs (`packs_cache`: see `load_packs`)."""
+    packs = load_packs(pack_dirs, packs_cache)
     from citecheck.engine.meta import META_RULES
 
     rules = [*META_RULES, *python_rules(), *packs.rules]

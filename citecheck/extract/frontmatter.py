@@ -3,14 +3,14 @@ from __future__ import annotations
 
 from typing import Any
 
-import yaml
-
 from citecheck.errors import InputError
 from citecheck.safeload import LimitError, load_yaml
 
 
 def parse_front_matter(path: str, content: str, first_line: int) -> dict[str, Any]:
     """Parse front matter that starts at `first_line`; a syntax error names file:line."""
+    import yaml  # only for a memo with front matter: not at every start
+
     try:
         data = load_yaml(content) if content.strip() else {}
     except LimitError as err:  # an alias bomb or a nesting too deep in untrusted input
