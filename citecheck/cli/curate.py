@@ -94,7 +94,7 @@ def _from_cache(config: Any, output: str, report_path: str | None, csv_path: str
     with open_store(location, guard=Guard(config.fetch.allow, config.fetch.allow_private)) as cache:
         where = str(cache.path)
         entries, pages = from_cache(cache.every_fact())
-    engine = Engine(resolve(build_registry(config.packs), config))
+    engine = Engine(resolve(build_registry(config.packs, PackCache.default()), config))
     judge(entries, engine, pages)
     ordered = ranked(entries)
     verdicts: dict[str, int] = {}
