@@ -248,3 +248,28 @@ def test_migrate_upgrades_version_1_and_keeps_its_facts(pg_cluster: Any) -> None
         kept = cache.get("https://example.org/a", 30)
         assert kept is not None and kept.title == "Kept"
         assert isinstance(cache, PgCache) and cache.take_host_slot("example.org:443", 1, 60) == 0
+
+
+def test_a_shared_budget_that_fails_stops_the_run_rather_than_failing_the_page(timed: tuple[Timed, str]) -> None:
+    """The team cache going away mid-run is CacheError (one line, exit 2), never a page reported as
+    an internal error, and never a request sent outside the budget."""
+    from citecheck import aio
+    from citecheck.config import FetchConfig
+    from citecheck.fetch.client import Fetcher
+
+    server, base = timed
+
+    class Gone:
+        shared = True
+
+        def take_host_slot(self, host: str, limit: int, hold: float) -> int | None:
+            raise CacheError("team cache postgresql://db.example/cc: server closed the connection unexpectedly")
+
+    async def fetch() -> None:
+        config = FetchConfig(allow=("127.0.0.1",), robots=False, sibling_probe=False)
+        async with Fetcher(config, cache=Gone()) as fetcher:
+            await fetcher.fetch_fresh(f"{base}/p/1")
+
+    with pytest.raises(CacheError, match="server closed the connection"):
+        aio.run(fetch())
+    assert server.log == []
