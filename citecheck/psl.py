@@ -21,7 +21,11 @@ from functools import lru_cache
 from pathlib import Path
 
 _SEPARATOR = "// ===BEGIN PRIVATE DOMAINS==="
-_RULE_RE = re.compile(r"^(?P<suffix>[.*!]*\w[\S]*)", re.UNICODE | re.MULTILINE)  # tldextract's own
+# tldextract's own rule pattern, `^(?P<suffix>[.*!]*\w[\S]*)` with re.MULTILINE, anchored on the
+# newline before each line instead: a literal first character lets the regex engine jump from line
+# to line, where `^` made it try every character of the 200 kB list
+_RULE_RE = re.compile(r"\n([.*!]*\w\S*)", re.UNICODE)
+_AFTER_DOT_RE = re.compile(r"\.(?=(\S*))")  # at each dot of a rule: the rest of the rule
 _DOTS = str.maketrans({"\u3002": ".", "\uff0e": ".", "\uff61": "."})
 _SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-.")
 
@@ -39,16 +43,11 @@ def _rules() -> tuple[frozenset[str], frozenset[str]]:
     """(every rule, every rule's suffixes): the trie tldextract walks, flattened into two sets.
     A path of the trie (`uk`, `co.uk`) is in the second set; a node that ends a rule is in the
     first; a node's `*` child is the path `*.<node>` and its `!label` child `!label.<node>`. Two
-    set builds cost a third of building the trie's node objects (~11 ms at every CLI start)."""
+    set builds cost a third of building the trie's node objects, and both are made by the regex
+    engine's `findall` (no Python step per rule: ~4 ms at every CLI start, down from ~10)."""
     text = snapshot_path().read_text(encoding="utf-8")
-    rules = frozenset(m.group("suffix") for m in _RULE_RE.finditer(text.partition(_SEPARATOR)[0]))
-    paths = set(rules)
-    for rule in rules:
-        dot = rule.find(".")
-        while dot != -1:
-            paths.add(rule[dot + 1:])
-            dot = rule.find(".", dot + 1)
-    return rules, frozenset(paths)
+    rules = frozenset(_RULE_RE.findall("\n" + text.partition(_SEPARATOR)[0]))
+    return rules, rules.union(_AFTER_DOT_RE.findall("\n".join(rules)))
 
 
 def public_suffix(host: str) -> str:
