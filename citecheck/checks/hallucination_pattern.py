@@ -62,9 +62,11 @@ class Pack:
 
     def __init__(self, pack: Mapping[str, Any]) -> None:
         entries = list(pack.get("url_patterns", []))
-        self.patterns = [(str(p.get("label", "pattern")), re.compile(str(p["pattern"]))) for p in entries]
-        scoped = [f"(?i:{p[4:]})" if p.startswith("(?i)") else p for p in (str(e["pattern"]) for e in entries)]
-        # one alternation: most URLs match none, so one search settles them
+        self.sources = [(str(p.get("label", "pattern")), str(p["pattern"])) for p in entries]
+        self.patterns: list[tuple[str, re.Pattern[str]]] | None = None  # compiled when a URL first matches
+        scoped = [f"(?i:{p[4:]})" if p.startswith("(?i)") else p for _, p in self.sources]
+        # one alternation: most URLs match none, so one search settles them (and a run whose URLs
+        # all pass never compiles the patterns one by one: half of this rule's start-up)
         self.any = re.compile("|".join(f"(?:{p})" for p in scoped)) if scoped else None
         self.doi_hosts = tuple(str(h).lower() for h in pack.get("doi_hosts", []))
         self.doi_routes = frozenset(str(r).lower() for r in pack.get("doi_routes", []))
@@ -72,6 +74,8 @@ class Pack:
     def signals(self, rest: str) -> list[str]:
         if self.any is None or not self.any.search(rest):
             return []
+        if self.patterns is None:
+            self.patterns = [(label, re.compile(pattern)) for label, pattern in self.sources]
         return [f"{label} {m.group(0)!r}" for label, rx in self.patterns for m in [rx.search(rest)] if m]
 
 
