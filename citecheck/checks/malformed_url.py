@@ -22,8 +22,6 @@ from ipaddress import IPv6Address
 from typing import Any
 from urllib.parse import urlsplit
 
-import idna
-
 from citecheck.checks.unsupported_scheme import CITEABLE, scheme_of
 from citecheck.models import Hit, Link
 
@@ -104,6 +102,8 @@ def host_problem(host: str) -> str:
     if not host:
         return "empty host"
     if not host.isascii():
+        import idna  # here, not at the top: only a non-ASCII host or an `xn--` label needs its tables
+
         try:
             host = idna.encode(host, uts46=True).decode("ascii")
         except idna.IDNAError as err:
@@ -121,6 +121,8 @@ def _label_problem(label: str) -> str:
     if not _LABEL_RE.match(label):
         return f"host label {label!r} holds characters a host name cannot"
     if label.startswith("xn--"):
+        import idna
+
         try:
             idna.decode(label)
         except idna.IDNAError:
