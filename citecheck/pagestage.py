@@ -125,7 +125,8 @@ class Spool:
         self.folder = os.path.join(tempfile.gettempdir(), f"citecheck-pages-{secrets.token_hex(8)}")
         self.count = 0
 
-    def put(self, items: list[Item]) -> list[Item] | str:
+    def put(self, items: Any) -> Any:
+        """`items` written to a new file of the spool: its path, or `items` itself when it cannot be."""
         import pickle
 
         path = os.path.join(self.folder, str(self.count))
@@ -156,7 +157,10 @@ class Spool:
 _JUDGES: list[Judges] = []  # in a worker process only: what the pool's initializer built from its arguments
 
 
-def _start_worker(judges: Judges, spool: str) -> None:
+def _start_worker(judges: Judges | str, spool: str) -> None:
+    """A worker's initializer. `judges` usually comes as the path of a spooled copy: written inline,
+    a run's documents (megabytes on a 5,000-link memo) would block the parent's start of each worker
+    until the new process had imported enough to read them."""
     import multiprocessing
     import signal
     import threading
@@ -170,6 +174,12 @@ def _start_worker(judges: Judges, spool: str) -> None:
     if parent is not None:  # the pool may never get to say goodbye (SIGKILL): leave with the parent
         threading.Thread(target=_exit_with, args=(parent.sentinel, spool), name="citecheck-parent-watch",
                          daemon=True).start()
+    if isinstance(judges, str):
+        import pickle
+
+        with open(judges, "rb") as spooled:  # kept: every worker reads it; `Spool.close` removes it
+            judges = pickle.load(spooled)
+    assert isinstance(judges, Judges)
     _JUDGES.append(judges)
 
 
@@ -244,9 +254,10 @@ class PageStage:
 
         self._spool = Spool()
         context = multiprocessing.get_context("spawn")
-        self.pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
-                                        initargs=(self.judges, self._spool.folder))
         try:
+            judges = self._spool.put(self.judges)
+            self.pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
+                                            initargs=(judges, self._spool.folder))
             for _ in range(workers):
                 self.pool.submit(_call, "ready", None)
         except (pickle.PicklingError, AttributeError, TypeError) as err:

@@ -269,3 +269,73 @@ def test_the_page_stage_does_not_import_the_http_stack() -> None:
             "print('aiohttp' in sys.modules, Fetcher.__name__, FetchResult.__name__, USER_AGENT.split('/')[0])\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     assert out.stdout.split() == ["False", "True", "Fetcher", "FetchResult", "citecheck"]
+
+
+def _page_rule(rule_id: str, check: Any) -> Any:
+    from citecheck.engine.rule import RuleSpec
+    from citecheck.engine.select import ActiveRule
+    from citecheck.models import Severity
+
+    return ActiveRule(RuleSpec(rule_id, f"rule-{rule_id.lower()}", "page", Severity.WARNING, "doc", check),
+                      Severity.WARNING, {})
+
+
+def _titled(fetched: Any, options: Any) -> Any:
+    from citecheck.models import Hit
+
+    yield Hit(f"title {fetched.page.title}", fetched.link.location, fetched.link.url)
+
+
+def _stage_findings(stage: pagestage.PageStage, count: int) -> list[Any]:
+    from citecheck.models import Outcome, Page
+
+    try:
+        for i in range(count):
+            url = f"https://example.org/{i}"
+            stage.add(url, Page(url=url, final_url=url, outcome=Outcome.OK, status=200, title=f"p{i}"))
+        stage.finish()
+        return sorted((f.rule, f.url, f.message) for found in stage.results().values() for f in found)
+    finally:
+        stage.close()
+
+
+def _documents(count: int) -> list[Any]:
+    from citecheck.models import Document, Link, Location
+
+    links = tuple(Link(f"https://example.org/{i}", Location("m.md", i + 1, 1)) for i in range(count))
+    return [Document("m.md", "", "markdown", links=links)]
+
+
+@TWO_CORES
+def test_workers_read_the_run_from_a_spooled_file_not_from_their_start_arguments(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The documents travel in a spool file: each worker's start arguments stay a few hundred bytes,
+    so starting a worker never waits for the new process to read megabytes (as it did inline)."""
+    from citecheck.engine.run import Engine
+
+    started: list[tuple[Any, ...]] = []
+    real = pagestage.PageStage._start
+
+    def spy(self: pagestage.PageStage, workers: int) -> None:
+        real(self, workers)
+        assert self.pool is not None
+        started.append(self.pool._initargs)  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(pagestage.PageStage, "_start", spy)
+    engine = Engine([_page_rule("H901", _titled)])
+    pooled = _stage_findings(pagestage.PageStage(engine, _documents(200), workers=2), 200)
+    inline = _stage_findings(pagestage.PageStage(engine, _documents(200), workers=0), 200)
+    assert len(pooled) == 200 and pooled == inline
+    (judges, spool), = started
+    assert isinstance(judges, str) and judges.startswith(spool) and not os.path.exists(spool)  # removed at close
+
+
+def test_rules_that_cannot_travel_to_workers_run_in_process(capsys: pytest.CaptureFixture[str]) -> None:
+    from citecheck.engine.run import Engine
+
+    def local(fetched: Any, options: Any) -> Any:  # a function inside a function: pickle cannot name it
+        return _titled(fetched, options)
+
+    stage = pagestage.PageStage(Engine([_page_rule("H901", local)]), _documents(3), workers=2)
+    assert stage.pool is None and stage.workers == 0
+    assert "cannot be sent to worker processes" in capsys.readouterr().err
+    assert [m for _, _, m in _stage_findings(stage, 3)] == ["title p0", "title p1", "title p2"]
