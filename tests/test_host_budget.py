@@ -122,6 +122,7 @@ def _spaced(starts: list[float], interval: float, slack: float) -> bool:
 
 
 INTERVAL = 0.2
+SLACK = 0.3  # a reserved start may reach the server this much late (a loaded machine), the next one on time
 
 
 def _four_runners(server: Timed, base: str, tmp_path: Path, caches: list[str]) -> list[dict[str, Any]]:
@@ -140,7 +141,7 @@ def test_four_runners_on_a_team_cache_keep_one_host_budget(timed: tuple[Timed, s
     assert sum(p.startswith("/p/") and "probe" not in p for p, _, _ in server.log) == 20
     assert server.most_in_flight() <= 2
     starts = server.starts()
-    assert _spaced(starts, INTERVAL, slack=0.12), [round(b - a, 3) for a, b in itertools.pairwise(starts)]
+    assert _spaced(starts, INTERVAL, slack=SLACK), [round(b - a, 3) for a, b in itertools.pairwise(starts)]
     with open_store(pg_url) as cache:
         assert cache.stats()["host_slots"] == 0  # every runner gave its slots back
 
@@ -153,7 +154,7 @@ def test_four_runners_with_their_own_sqlite_caches_multiply_the_load(timed: tupl
     server, base = timed
     _four_runners(server, base, tmp_path, [str(tmp_path / f"cache{i}.sqlite") for i in range(4)])
     assert server.most_in_flight() >= 3
-    assert not _spaced(server.starts(), INTERVAL, slack=0.12)
+    assert not _spaced(server.starts(), INTERVAL, slack=SLACK)
 
 
 def test_a_killed_runner_holds_a_host_slot_only_until_it_expires(timed: tuple[Timed, str], pg_url: str,
@@ -181,20 +182,20 @@ def test_a_killed_runner_holds_a_host_slot_only_until_it_expires(timed: tuple[Ti
         first.wait()
     assert report["summary"]["outcomes"] == {"ok": 1}
     waited = server.first("/p/2") - taken  # type: ignore[operator]
-    assert hold - 1.5 <= waited <= hold + 10, waited
+    assert hold - 3 <= waited <= hold + 10, waited  # not freed at the kill (~2 s), nor held past the hold
 
 
 def test_a_live_runner_keeps_its_leases_while_its_urls_wait_for_the_host_budget(timed: tuple[Timed, str],
                                                                                 pg_url: str, tmp_path: Path) -> None:
-    """Two runners on one memo whose URLs (one host, 0.4 s apart) take far longer than a 1.5 s lease:
+    """Two runners on one memo whose URLs (one host, 0.6 s apart) take far longer than a 3 s lease:
     the runner that claimed them renews its leases, so the other never takes one over and fetches
     it a second time."""
     server, base = timed
-    config = _config(tmp_path, 1, 0.4)
+    config = _config(tmp_path, 1, 0.6)
     memo = _memo(tmp_path / "memo.md", base, [f"/p/{k}" for k in range(8)])
-    reports = [_finish(p) for p in [_audit(memo, pg_url, config, CITECHECK_CACHE_LEASE="1.5") for _ in range(2)]]
+    reports = [_finish(p) for p in [_audit(memo, pg_url, config, CITECHECK_CACHE_LEASE="3") for _ in range(2)]]
     fetched = [path for path, _, _ in server.log if path.startswith("/p/") and "probe" not in path]
-    assert sorted(fetched) == [f"/p/{k}" for k in range(8)]  # each once, though the host took > 3 s
+    assert sorted(fetched) == [f"/p/{k}" for k in range(8)]  # each once, though the host took > 5 s
     assert sum(r["summary"]["fetched_now"] for r in reports) == 8
 
 
