@@ -102,3 +102,18 @@ def test_an_unwritable_cache_is_not_an_error(tmp_path: Path) -> None:
     blocker.write_text("")
     cache = PackCache(blocker / "citecheck" / "packs.json")  # its directory cannot be made
     assert load_packs(cache=cache) == load_packs()
+
+
+def test_the_cache_keeps_the_most_recent_packs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(packcache, "KEEP", 3)
+    path = tmp_path / "packs.json"
+    texts = [f"pack: p{i}\nkind: data\ndata: {{n: {i}}}\n" for i in range(5)]
+    for text in texts:
+        cache = PackCache(path)
+        assert cache.parse(text, lambda t: packs._parse(Path("p.yaml"), t))["pack"] == text.split()[1]
+        cache.save()
+    assert list(PackCache(path).docs) == [texts[4], texts[3], texts[2]]
+    cache = PackCache(path)
+    cache.parse(texts[2], lambda t: pytest.fail("a kept pack is not parsed again"))
+    cache.save()  # nothing new: the file is left as it was
+    assert list(PackCache(path).docs) == [texts[4], texts[3], texts[2]]
