@@ -76,36 +76,43 @@ def _tree_digest(root: Path) -> str:
     return digest.hexdigest()
 
 
-def source_hash(obj: Any) -> str:
+def source_hash(obj: Any, seen: dict[Path, str] | None = None) -> str:
     """Digest of the whole top-level package that defines `obj` (a function or class): a rule's
-    helpers change its results as much as its own module does. "unknown" when there is no source."""
+    helpers change its results as much as its own module does. "unknown" when there is no source.
+    `seen`: digests already taken in this computation, by package (40 rules share one package)."""
     module = sys.modules.get(getattr(obj, "__module__", "") or "")
     top = sys.modules.get(module.__name__.split(".", 1)[0]) if module is not None else None
     where = getattr(top, "__file__", None)
     if not where:
         return "unknown"
     path = Path(where)
+    if seen is not None and path in seen:
+        return seen[path]
     try:
-        return _tree_digest(path.parent) if path.name == "__init__.py" else hashlib.sha256(path.read_bytes()).hexdigest()
+        found = _tree_digest(path.parent) if path.name == "__init__.py" else hashlib.sha256(path.read_bytes()).hexdigest()
     except OSError:
         return "unknown"
+    if seen is not None:
+        seen[path] = found
+    return found
 
 
 def rules_digest(active: Iterable[Any]) -> str:
     """Every active rule: ID, severity, options and the source of its package — third-party rules
     and plugins (a verifier for M008, say) included, which `code_digest` does not cover."""
     digest = hashlib.sha256()
+    seen: dict[Path, str] = {}  # read each package once per digest, not once per rule
     for rule in active:
         digest.update(json.dumps([rule.spec.id, rule.spec.origin, rule.severity.value, rule.options], sort_keys=True,
-                                 default=_stable).encode())
-        digest.update(source_hash(rule.spec.check).encode())
+                                 default=lambda value: _stable(value, seen)).encode())
+        digest.update(source_hash(rule.spec.check, seen).encode())
     return digest.hexdigest()
 
 
-def _stable(value: Any) -> str:
+def _stable(value: Any, seen: dict[Path, str] | None = None) -> str:
     """A plugin object in the options: its class and the digest of the file that defines it."""
     cls = value if isinstance(value, type) else type(value)
-    return f"{cls.__module__}.{cls.__qualname__}:{source_hash(cls)}"
+    return f"{cls.__module__}.{cls.__qualname__}:{source_hash(cls, seen)}"
 
 
 def run_key(files: Iterable[tuple[str, str]], config: Config, corpus: bytes | None, active: Iterable[Any] = ()) -> str:
@@ -143,8 +150,7 @@ class Cached:
 class ResultCache:
     """`lookup()` a stored audit for these inputs, or `store(report, urls)` one.
 
-    The lookup reads the cache file with the standard library's sqlite3, read-only: a warm re-audit
-    does not pay for importing sqlite-utils (~0.3 s with numpy, which it imports) or the fetch stack."""
+    The lookup reads the cache file read-only and imports nothing of the fetch stack."""
 
     def __init__(self, path: Path, key: str, max_age_days: float, policy: str = "") -> None:
         self.path, self.key, self.max_age_days, self.policy = path, key, max_age_days, policy
@@ -206,7 +212,7 @@ class ResultCache:
             return False
         try:
             targets = sorted({url.split("#", 1)[0] for url in urls})
-            rows = _fetched_at(cache.db.conn, targets)
+            rows = _fetched_at(cache.conn, targets)
             stamps = {url: row[0] for url, row in rows.items() if self._current(row, row[0])}
             if len(stamps) != len(targets) or not cache.writable:
                 return False  # some page is not a current fact (a transient failure): nothing to validate against

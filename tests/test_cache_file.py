@@ -129,5 +129,5 @@ def test_concurrent_fresh_creation(tmp_path: Path) -> None:
     assert stored == [20] * 6
     with Cache(path) as cache:
         assert cache.stats()["pages"] == 120
-        assert cache.db.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert cache.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     assert not Path(f"{path}.corrupt").exists()

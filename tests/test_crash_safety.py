@@ -45,7 +45,7 @@ def test_sigkill_never_corrupts_corpus_ids_or_cache(tmp_path: Path) -> None:
             assert _ids(corpus) == reference, f"attempt {attempt}: IDs changed"
             with Cache(str(tmp_path / "cache.sqlite")) as cache:  # opens and reads: not corrupt
                 assert cache.stats()["pages"] >= len(reference)
-                assert cache.db.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+                assert cache.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         last = _harvest(args)
         assert last.wait(120) == 0
     assert _ids(corpus) == reference

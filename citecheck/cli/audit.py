@@ -136,7 +136,8 @@ def _result_cache(config: Any, registry: Any, fmt: str, files: list[tuple[str, s
     from citecheck.engine.select import resolve
 
     path = Path(config.fetch.cache) if config.fetch.cache else default_cache_path()
-    key = run_key(files, config, corpus_bytes, resolve(registry, config))
+    # the key needs each rule's ID, severity and options, not what its prepare makes of them
+    key = run_key(files, config, corpus_bytes, resolve(registry, config, defer=("url", "page", "memo", "corpus", "engine")))
     return ResultCache(path, key, config.fetch.max_age_days,
                        policy_key(config.fetch.allow, config.fetch.allow_private))
 

@@ -24,10 +24,10 @@ __all__ = ["USER_AGENT", "Cache", "FetchResult", "Fetcher", "Pages", "fetch_all"
 
 
 def __getattr__(name: str) -> Any:
-    # The HTTP stack (aiohttp: ~0.25 s of imports) loads with the first fetch or the first use of
-    # the client's names, and the cache (sqlite-utils) only when a run uses it: a process that only
-    # parses pages (`citecheck.fetch.facts`, the audit's page workers) or runs `--no-cache` never
-    # imports what it does not use.
+    # The HTTP stack (aiohttp: ~0.25 s of imports) loads with the first request or the first use
+    # of the client's names, and the cache module only when a run uses it: a process that only
+    # parses pages (`citecheck.fetch.facts`, the audit's page workers), runs `--no-cache` or finds
+    # every page in the cache (`fetch.opener`) never imports what it does not use.
     if name == "Cache":
         from citecheck.fetch.cache import Cache
 
@@ -86,8 +86,8 @@ async def fetch_all(urls: list[str], config: FetchConfig, *, progress: bool = Fa
 async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resolver: Any, cache: FactCache | None,
                      keep_bodies: bool, socket_factory: Callable[..., Any] | None,
                      on_page: Callable[..., Page | None] | None = None, defer_parse: bool = False) -> Pages:
-    from citecheck.fetch.client import Fetcher
     from citecheck.fetch.flight import Flight
+    from citecheck.fetch.opener import Opener
     from citecheck.fetch.outage import assess
     from citecheck.fetch.progress import ProgressBar
 
@@ -103,13 +103,20 @@ async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resol
         shared = cache is not None and cache.shared
         # With a team cache the bodies are parsed here, not in the caller's workers: the others
         # wait for this runner's facts, which must be complete and stored as each fetch ends.
-        async with Fetcher(config, resolver=resolver, cache=cache, socket_factory=socket_factory,
-                           defer_parse=defer_parse and not shared) as fetcher:
+
+        def make(robots: Any) -> Any:
+            from citecheck.fetch.client import Fetcher  # aiohttp: only once something must be fetched
+
+            return Fetcher(config, resolver=resolver, cache=cache, socket_factory=socket_factory,
+                           defer_parse=defer_parse and not shared, robots=robots)
+
+        opener = Opener(make, config.robots, cache)
+        try:
             if cache is not None:
                 # robots.txt is part of the run's URL policy, so it speaks before the cache: a page a
                 # site now disallows is never answered from facts stored while it was allowed (its
                 # fresh walk is refused without a request and reports robots-disallowed)
-                askable = await _robots_allowed(fetcher, list(by_target))
+                askable = await opener.allowed(list(by_target))
                 allowed.update(askable)
                 # Read in chunks when someone takes the pages as they come: a caller that keeps slim
                 # copies (the audit's page workers) then never holds every cached page's full facts.
@@ -123,7 +130,8 @@ async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resol
             pages.cached = len(hit)
             todo = [t for t in by_target if t not in hit]
             if not todo:
-                return pages
+                return pages  # the cache answered every URL: the HTTP stack was never loaded
+            fetcher = await opener.get()
             flight = Flight(cache, config.max_age_days, config.concurrency) if shared else None
 
             async def one(target: str) -> None:
@@ -154,19 +162,13 @@ async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resol
                     flight.close()
             pages.stats = fetcher.slots.stats
             pages.cached += flight.waited if flight is not None else 0
+        finally:
+            await opener.close()
         pages.fetched = len(fresh)
         pages.outage = assess(fresh, fetcher.connected)
     if cache is not None and pages.outage is None:  # an outage records nothing (nothing it saw is a fact)
         cache.put_many(pending)
     return pages
-
-
-async def _robots_allowed(fetcher: Any, targets: list[str]) -> list[str]:
-    """The targets robots.txt lets this run fetch (all of them with --ignore-robots)."""
-    if fetcher.robots is None:
-        return targets
-    allowed = await asyncio.gather(*(fetcher.robots.allows(t) for t in targets))
-    return [t for t, ok in zip(targets, allowed, strict=True) if ok]
 
 
 def _record(pages: Pages, urls: list[str], page: Page, body: bytes | None,

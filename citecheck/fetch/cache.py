@@ -1,4 +1,4 @@
-"""The fetch cache: facts of past fetches in SQLite (sqlite-utils), keyed by canonical URL.
+"""The fetch cache: facts of past fetches in SQLite (the standard library's sqlite3), keyed by canonical URL.
 
 Stores facts, never verdicts, each with a lifetime by kind (DESIGN.md "The cache"):
 
@@ -46,8 +46,6 @@ _FIELDS = {f.name for f in fields(Page)}
 T = TypeVar("T")
 
 if TYPE_CHECKING:
-    import sqlite_utils
-
     from citecheck.fetch.guard import Guard
 
 
@@ -255,9 +253,9 @@ class Cache(FactCache):
     def __init__(self, path: str | Path | None = None, guard: Guard | None = None) -> None:
         super().__init__(guard)
         self.path = Path(path) if path else default_path()
-        self.db, self.writable = self._open()
+        self.conn, self.writable = self._open()
 
-    def _open(self) -> tuple[sqlite_utils.Database, bool]:
+    def _open(self) -> tuple[sqlite3.Connection, bool]:
         try:
             opened = open_cache(self.path)
         except sqlite3.DatabaseError as err:
@@ -269,9 +267,7 @@ class Cache(FactCache):
             opened = open_cache(self.path)
         except OSError as err:
             raise InputError(f"{self.path}: cannot open the cache: {err.strerror or err}") from None
-        import sqlite_utils
-
-        return sqlite_utils.Database(opened.conn), opened.writable
+        return opened.conn, opened.writable
 
     def _rebuild(self, err: BaseException) -> None:
         """Only ever called for a file marked as citecheck's own."""
@@ -292,16 +288,16 @@ class Cache(FactCache):
             if locked(err) or not self.writable:
                 print(f"citecheck: warning: cache {self.path} is busy or read-only ({err}); skipped", file=sys.stderr)
                 return fallback
-            self.db.conn.close()
+            self.conn.close()
             self._rebuild(err)
-            self.db, self.writable = self._open()
+            self.conn, self.writable = self._open()
             return fallback
 
     def _rows(self, column: str, values: list[str], oldest: tuple[float, float]) -> Iterator[tuple[str, Page]]:
         for start in range(0, len(values), 500):
             chunk = values[start:start + 500]
             marks = ",".join("?" * len(chunk))
-            rows = self.db.conn.execute(
+            rows = self.conn.execute(
                 f"SELECT {column}, facts, text, html, sibling FROM pages WHERE {column} IN ({marks}) "
                 "AND policy IN ('', ?) AND ((kind = 'answer' AND fetched >= ?) OR (kind = 'nxdomain' AND fetched >= ?))",
                 [*chunk, self.policy, *oldest])
@@ -309,15 +305,23 @@ class Cache(FactCache):
                 yield value, decode(*row)
 
     def _every_row(self) -> Iterator[tuple[float, str, Page]]:
-        for fetched, kind, *row in self.db.conn.execute(
+        for fetched, kind, *row in self.conn.execute(
                 "SELECT fetched, kind, facts, text, html, sibling FROM pages WHERE policy IN ('', ?) ORDER BY url",
                 [self.policy]):
             yield fetched, kind, decode(*row)
 
     def _write(self, rows: list[dict[str, Any]], pages: list[Page]) -> int:
         if rows and self.writable:
-            self._guard(lambda: self.db.table("pages").insert_all(rows, pk="key", replace=True), None)
+            self._guard(lambda: self._upsert("pages", rows), None)
         return len(rows) if self.writable else 0
+
+    def _upsert(self, table: str, rows: list[dict[str, Any]]) -> None:
+        """Insert `rows` (dicts with the same keys) into `table`, replacing rows with the same key,
+        in one transaction."""
+        columns = list(rows[0])
+        with self.conn:
+            self.conn.executemany(f"INSERT OR REPLACE INTO {table} ({', '.join(columns)}) "
+                                  f"VALUES ({', '.join('?' * len(columns))})", [[row[c] for c in columns] for row in rows])
 
     def fetched_at(self, urls: list[str]) -> dict[str, float]:
         """When each URL's stored facts were fetched (URLs as stored; absent when not cached)."""
@@ -326,7 +330,7 @@ class Cache(FactCache):
             for start in range(0, len(urls), 500):
                 chunk = urls[start:start + 500]
                 marks = ",".join("?" * len(chunk))
-                out.update(self.db.conn.execute(f"SELECT url, fetched FROM pages WHERE url IN ({marks}) "
+                out.update(self.conn.execute(f"SELECT url, fetched FROM pages WHERE url IN ({marks}) "
                                                 "AND policy IN ('', ?)", [*chunk, self.policy]))
             return out
         return self._guard(read, {}) if urls else {}
@@ -338,7 +342,7 @@ class Cache(FactCache):
             for start in range(0, len(keys), 500):  # under SQLite's bound-parameter limit
                 chunk = keys[start:start + 500]
                 marks = ",".join("?" * len(chunk))
-                for key, data in self.db.conn.execute(
+                for key, data in self.conn.execute(
                         f"SELECT key, data FROM extras WHERE kind = ? AND key IN ({marks})", [kind, *chunk]):
                     out[key] = json.loads(data)
             return out
@@ -349,10 +353,10 @@ class Cache(FactCache):
         now = time.time()
         rows = [{"kind": kind, "key": key, "stored": now, "data": json.dumps(value)} for key, value in items.items()]
         if rows and self.writable:
-            self._guard(lambda: self.db.table("extras").insert_all(rows, pk=("kind", "key"), replace=True), None)
+            self._guard(lambda: self._upsert("extras", rows), None)
 
     def stats(self) -> dict[str, Any]:
-        conn = self.db.conn
+        conn = self.conn
         by_outcome = dict(conn.execute("SELECT outcome, COUNT(*) FROM pages GROUP BY outcome ORDER BY outcome"))
         by_kind = dict(conn.execute("SELECT kind, COUNT(*) FROM pages GROUP BY kind ORDER BY kind"))
         oldest, newest = conn.execute("SELECT MIN(fetched), MAX(fetched) FROM pages").fetchone()
@@ -366,17 +370,17 @@ class Cache(FactCache):
         and extras older than `max_age_days`; returns how many rows went."""
         answers, nxdomains = self._oldest(max_age_days)
         self._writable_or_fail()
-        with self.db.conn:
-            gone = self.db.conn.execute("DELETE FROM pages WHERE (kind = 'nxdomain' AND fetched < ?) OR fetched < ?",
+        with self.conn:
+            gone = self.conn.execute("DELETE FROM pages WHERE (kind = 'nxdomain' AND fetched < ?) OR fetched < ?",
                                         [nxdomains, answers]).rowcount
-            gone += self.db.conn.execute("DELETE FROM extras WHERE stored < ?", [answers]).rowcount
+            gone += self.conn.execute("DELETE FROM extras WHERE stored < ?", [answers]).rowcount
         return gone
 
     def clear(self) -> int:
         self._writable_or_fail()
-        with self.db.conn:
-            gone = self.db.conn.execute("DELETE FROM pages").rowcount
-            gone += self.db.conn.execute("DELETE FROM extras").rowcount
+        with self.conn:
+            gone = self.conn.execute("DELETE FROM pages").rowcount
+            gone += self.conn.execute("DELETE FROM extras").rowcount
         return gone
 
     def _writable_or_fail(self) -> None:
@@ -384,4 +388,4 @@ class Cache(FactCache):
             raise InputError(f"{self.path}: the cache is read-only here")
 
     def close(self) -> None:
-        self.db.conn.close()
+        self.conn.close()

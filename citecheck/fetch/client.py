@@ -21,9 +21,10 @@ from citecheck.errors import CacheError
 from citecheck.fetch.body import ACCEPT_ENCODING, BodyReader
 from citecheck.fetch.dns import DnsEvidence
 from citecheck.fetch.facts import Answer, Raw, build_page, now_iso, refused_page, select_headers
-from citecheck.fetch.guard import Guard, GuardedResolver, Refused
+from citecheck.fetch.guard import Guard, Refused
 from citecheck.fetch.hosts import Slots
 from citecheck.fetch.probe import NOT_PROBED, Siblings
+from citecheck.fetch.resolver import GuardedResolver
 from citecheck.fetch.retry import backoff, retry_after
 from citecheck.fetch.robots import ERROR as ROBOTS_ERROR
 from citecheck.fetch.robots import Robots
@@ -50,7 +51,9 @@ class Fetcher:
     parses in its page-rule workers, so this event loop only does network work."""
 
     def __init__(self, config: FetchConfig, *, resolver: Any = None, cache: Any = None,
-                 socket_factory: Callable[..., Any] | None = None, defer_parse: bool = False) -> None:
+                 socket_factory: Callable[..., Any] | None = None, defer_parse: bool = False,
+                 robots: Robots | None = None) -> None:
+        """`robots`: the run's robots.txt rules when the caller asked them already (`fetch.opener`)."""
         self.config = config
         self.defer_parse = defer_parse
         self.guard = Guard(config.allow, config.allow_private)
@@ -60,7 +63,7 @@ class Fetcher:
         self.slots = Slots(config.concurrency, config.host_concurrency, config.host_interval,
                            shared=cache if getattr(cache, "shared", False) else None, hold=config.timeout + 5.0)
         self.siblings = Siblings(self)
-        self.robots = Robots(self._fetch_robots, cache) if config.robots else None
+        self.robots = robots if robots is not None else Robots(self._fetch_robots, cache) if config.robots else None
         self._resolver = GuardedResolver(self.guard, resolver)
         self.dns = self._resolver.evidence = DnsEvidence(self._resolver)
         self._socket_factory = socket_factory

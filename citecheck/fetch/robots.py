@@ -68,7 +68,10 @@ class Robots:
     async def allows(self, url: str) -> bool:
         if is_robots_url(url):
             return True
-        origin = origin_of(url)
+        return (await self.rules(origin_of(url))).allows(url)
+
+    async def rules(self, origin: str) -> Rules:
+        """The rules of `origin` (`origin_of`), read or fetched once per run."""
         future = self._origins.get(origin)
         if future is None:
             future = self._origins[origin] = asyncio.get_running_loop().create_future()
@@ -78,7 +81,7 @@ class Robots:
                 future.set_result(Rules(origin, None))  # never leave the other waiters hanging
                 raise
             future.set_result(rules)
-        return (await asyncio.shield(future)).allows(url)
+        return await asyncio.shield(future)
 
     async def _rules(self, origin: str) -> Rules:
         stored = self._cache.get_extras(KIND, [origin]).get(origin) if self._cache is not None else None
