@@ -107,14 +107,15 @@ async def audit_inputs(inputs: Inputs, config: Config, registry: Registry, *, on
     started = started if started is not None else time.perf_counter()
     if not online:
         return judge(inputs, config, registry, corpus=corpus, started=started)
-    engine = Engine(resolve(registry, config))
+    # the page rules are prepared where they first run: in each page worker, or here without a pool
+    engine = Engine(resolve(registry, config, defer=("page",)))
     urls = fetchable((link for doc in inputs.documents for link in doc.links), engine)
     # Pages go to the page stage as they come, unparsed; the archive check changes pages after the
     # fetch, so with it (or a fetcher that cannot stream) they go once it is over.
     streams = (fetcher is None or getattr(fetcher, "streams_pages", False)) and not archive_check
     cache = _open_cache(config) if streams else None
     stage = PageStage(engine, inputs.documents, corpus, workers=PageStage.workers_for(len(urls)),
-                      store=cache.put_many if cache is not None else None)
+                      store=cache.put_many if cache is not None else None, nice_from_start=False)
     try:
         # without workers the fetch parses and stores each body itself, as it comes
         # a team cache's other runners wait on this run's facts: parse and store each page as its fetch
@@ -174,10 +175,12 @@ def judge(inputs: Inputs, config: Config, registry: Registry, *, pages: Mapping[
         for url, page in (pages or {}).items():
             stage.add(url, page)
     try:
-        pages = stage.finish()
+        stage.flush()  # the pool works on (page rules, M008) while the link rules run here
         parent = stage.parent
-        per_doc = [parent.check_links(doc.links, doc.path) + parent.check_memo(Memo(doc, corpus, pages))
-                   for doc in inputs.documents]
+        per_doc = [parent.check_links(doc.links, doc.path) for doc in inputs.documents]
+        pages = stage.finish()
+        for doc, found in zip(inputs.documents, per_doc, strict=True):
+            found += parent.check_memo(Memo(doc, corpus, pages))
         from_stage = stage.results()
     finally:
         if own:

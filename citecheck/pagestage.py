@@ -8,13 +8,15 @@ writer of the fetch cache: it stores each completed page and keeps it slim (the 
 the sibling probe's text serve page rules only). `finish()` waits for the pages and sends each
 document's shares of the shardable memo rules (`SHARDABLE = True`: M008, see `Memo.share`) to the
 same pool, each with just the pages its claims cite (as `claim_view`s); `results()` collects
-them. Link rules and the other memo rules run in the parent, on `stage.parent` (the engine without
-the pool's rules).
+them. When no page came unparsed (a re-audit from the cache) `flush()` sends the shares at once,
+behind the page batches, so the pool is never idle while the parent shares them out. Link rules
+and the other memo rules run in the parent, on `stage.parent` (the engine without the pool's rules).
 
 Workers are spawned (never a fork of a process that may run threads; "spawn" costs the parent
-~0.05 s to start them, "forkserver" blocked it ~0.3 s), get the engine as an initializer argument,
-ignore Ctrl-C (the parent's to handle), run at a lower priority so the fetch loop comes first, and
-exit as soon as the parent process ends, however it ends (a thread waits on the parent's sentinel).
+~0.05 s to start them, "forkserver" blocked it ~0.3 s), read the engine and the documents from a
+spooled file, ignore Ctrl-C (the parent's to handle), run at a lower priority so the fetch loop
+comes first (the audit's from their first fetched body: a run the cache answers has no fetch loop),
+and exit as soon as the parent process ends, however it ends (a thread waits on the parent's sentinel).
 Below `PARALLEL_MIN_URLS` pages or with one core the same calls run in-process. Rules are pure, so
 both ways give the same findings; a rule crash is the engine's E000 finding, a lost worker an E000
 on every document. As with any spawning pool, a script that calls the API must guard its top
@@ -32,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from citecheck.engine.run import Engine, Memo
 from citecheck.models import Corpus, Document, Finding, Link, Location, Page
+from citecheck.spool import Spool
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
@@ -75,16 +78,20 @@ class Judges:
     def __init__(self, engine: Engine, documents: list[Document], corpus: Corpus | None) -> None:
         self.engine, self.documents, self.corpus = engine, documents, corpus
         self.siblings: dict[str, str] = {}
+        self.nice_from_start = True  # in a worker: yield to the fetch loop from the start, else from its first parse
+        self.nice_on_parse = False  # set in a worker that yields from its first parse (never in the parent)
 
     def pages(self, items: list[Item] | str) -> tuple[list[Finding], list[Page]]:
         """Complete the unparsed pages, judge every link citing each; the findings and the completed
         pages. `items` may be the path of a spooled batch (`Spool`)."""
-        if isinstance(items, str):
-            items = Spool.take(items)
+        batch: list[Item] = Spool.take(items) if isinstance(items, str) else items
         found: list[Finding] = []
         completed: list[Page] = []
-        for url, page, raw, cites in items:
+        for url, page, raw, cites in batch:
             if raw is not None:
+                if self.nice_on_parse:  # a fetched body: the run is fetching, the fetch loop comes first
+                    self.nice_on_parse = False
+                    _nice()
                 page = self._complete(page, raw)
                 completed.append(page)
             for path, links in cites:
@@ -111,49 +118,6 @@ class Judges:
         return complete(page, raw, text)
 
 
-class Spool:
-    """Batches on their way to the workers, in files of a private temporary directory: bodies
-    waiting for a busy worker (a loaded machine, a slow parse) sit in the page cache, not in the
-    parent's memory. A batch that cannot be written travels inline instead. The directory's name
-    is drawn at once (the workers are told it, to remove it should the parent die) but it is made
-    only with the first batch, so a run killed before any leaves nothing behind."""
-
-    def __init__(self) -> None:
-        import secrets
-        import tempfile
-
-        self.folder = os.path.join(tempfile.gettempdir(), f"citecheck-pages-{secrets.token_hex(8)}")
-        self.count = 0
-
-    def put(self, items: Any) -> Any:
-        """`items` written to a new file of the spool: its path, or `items` itself when it cannot be."""
-        import pickle
-
-        path = os.path.join(self.folder, str(self.count))
-        self.count += 1
-        try:
-            if self.count == 1:
-                os.mkdir(self.folder, 0o700)  # as tempfile.mkdtemp: private, and never an existing one
-            with open(path, "wb") as out:
-                pickle.dump(items, out, protocol=pickle.HIGHEST_PROTOCOL)
-        except OSError:
-            return items
-        return path
-
-    @staticmethod
-    def take(path: str) -> list[Item]:
-        """In a worker: the batch at `path`, which is removed (our own file, written by the parent)."""
-        import pickle
-
-        with open(path, "rb") as spooled:
-            items: list[Item] = pickle.load(spooled)
-        os.unlink(path)
-        return items
-
-    def close(self) -> None:
-        shutil.rmtree(self.folder, ignore_errors=True)
-
-
 _JUDGES: list[Judges] = []  # in a worker process only: what the pool's initializer built from its arguments
 
 
@@ -161,15 +125,16 @@ def _start_worker(judges: Judges | str, spool: str) -> None:
     """A worker's initializer. `judges` usually comes as the path of a spooled copy: written inline,
     a run's documents (megabytes on a 5,000-link memo) would block the parent's start of each worker
     until the new process had imported enough to read them."""
+    import atexit
     import multiprocessing
     import signal
     import threading
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: no worker tracebacks
-    try:
-        os.nice(NICE)
-    except OSError:
-        pass
+    # When the pool lets a worker go, its results have gone through the pool's queue and it has
+    # nothing left to write: tearing its heap down (rules, documents, memo caches) only kept the
+    # parent waiting in `close` (0.2-0.3 s of a re-audit). Handlers registered later still run first.
+    atexit.register(os._exit, 0)
     parent = multiprocessing.parent_process()
     if parent is not None:  # the pool may never get to say goodbye (SIGKILL): leave with the parent
         threading.Thread(target=_exit_with, args=(parent.sentinel, spool), name="citecheck-parent-watch",
@@ -180,7 +145,18 @@ def _start_worker(judges: Judges | str, spool: str) -> None:
         with open(judges, "rb") as spooled:  # kept: every worker reads it; `Spool.close` removes it
             judges = pickle.load(spooled)
     assert isinstance(judges, Judges)
+    if judges.nice_from_start:
+        _nice()
+    else:
+        judges.nice_on_parse = True
     _JUDGES.append(judges)
+
+
+def _nice() -> None:
+    try:
+        os.nice(NICE)
+    except OSError:
+        pass
 
 
 def _exit_with(sentinel: int, spool: str) -> None:
@@ -213,8 +189,12 @@ class PageStage:
     """Page rules and shardable memo rules for one run; `workers=0` runs them in-process."""
 
     def __init__(self, engine: Engine, documents: Iterable[Document] = (), corpus: Corpus | None = None, *,
-                 workers: int = 0, store: Callable[[list[Page]], Any] | None = None) -> None:
-        """`store`: called with completed fresh pages to cache (the parent is the only writer)."""
+                 workers: int = 0, store: Callable[[list[Page]], Any] | None = None,
+                 nice_from_start: bool = True) -> None:
+        """`store`: called with completed fresh pages to cache (the parent is the only writer).
+        `nice_from_start=False`: workers yield to the fetch loop (`NICE`) only once they parse a
+        fetched body, so a run the cache answers entirely (nothing fetched, no loop to yield to)
+        does not leave its page rules at a low priority on a machine others share."""
         self.parent, engine = split(engine)
         self.shardable = bool(engine.by_stage.get("memo"))
         self.documents, self.corpus, self.store = list(documents), corpus, store
@@ -236,7 +216,10 @@ class PageStage:
         # a batch's result (its completed, unslimmed pages) is freed as soon as it is taken
         self._some_done = False
         self._memo: list[Future[Any]] = []
+        self._shared = False  # the shardable memo rules' shares are sent
+        self._unparsed = False  # some page came with a body still to parse (its facts are not known yet)
         self.judges = Judges(engine, self.documents, corpus)
+        self.judges.nice_from_start = nice_from_start
         self.pool: ProcessPoolExecutor | None = None
         self._spool: Spool | None = None
         if workers > 1:
@@ -284,6 +267,7 @@ class PageStage:
         """Take `url`'s page (with `raw`, its unparsed body); return the slim copy to keep meanwhile
         (`fetch_all`'s `on_page`)."""
         kept = self.pages[url] = slim(page)
+        self._unparsed = self._unparsed or raw is not None
         self._batch.append((url, page, raw, self.cites.get(url, [])))
         if len(self._batch) >= BATCH:
             self._send()
@@ -327,14 +311,23 @@ class PageStage:
             if finding.rule == "E000":
                 self.crashed = True  # the worker's engine is a copy: say it here
 
-    def finish(self) -> dict[str, Page]:
-        """No more pages: wait for them, send the shardable memo rules' shares; the slim pages."""
+    def flush(self) -> None:
+        """No more pages: send the last batch, and the shardable memo rules' shares when every page
+        is known already (no body was left to parse: facts from the cache), so that the pool goes
+        on from the page batches to them while the caller runs the link rules."""
         self._send()
+        if self.shardable and not self._unparsed and not self._shared:
+            self._share_memo()
+
+    def finish(self) -> dict[str, Page]:
+        """No more pages: wait for them, send the shardable memo rules' shares (if `flush` could
+        not); the slim pages."""
+        self.flush()
         while self._running:  # as they come: a result's pages are slimmed and its batch freed at once
             wait(self._running, return_when=FIRST_COMPLETED)
             for future in [f for f in self._running if f.done()]:
                 self._take(future)
-        if self.shardable:
+        if self.shardable and not self._shared:
             self._share_memo()
         return self.pages
 
@@ -342,6 +335,8 @@ class PageStage:
         """Each document's claims in `parts` interleaved shares, each share with the pages it cites
         (as `claim_view`s)."""
         from citecheck.support.claims import cited_claims, cited_pages
+
+        self._shared = True
 
         parts = max(1, self.workers)
         for index, doc in enumerate(self.documents):

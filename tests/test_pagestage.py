@@ -339,3 +339,56 @@ def test_rules_that_cannot_travel_to_workers_run_in_process(capsys: pytest.Captu
     assert stage.pool is None and stage.workers == 0
     assert "cannot be sent to worker processes" in capsys.readouterr().err
     assert [m for _, _, m in _stage_findings(stage, 3)] == ["title p0", "title p1", "title p2"]
+
+
+def test_a_worker_yields_to_the_fetch_loop_from_its_first_fetched_body(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An audit's workers lower their priority when they first parse a fetched body (the run is
+    fetching: its loop comes first), never for pages from the cache, and the parent's own in-process
+    judges never do."""
+    from citecheck.fetch.facts import Raw
+    from citecheck.models import Outcome, Page
+
+    niced: list[int] = []
+    monkeypatch.setattr(pagestage, "_nice", lambda: niced.append(1))
+    url = "https://example.org/a"
+    cached = Page(url=url, outcome=Outcome.OK, status=200, title="A", text_sample="Some text.")
+    fetched = (url, Page(url=url, outcome=Outcome.OK, status=200), Raw(b"<title>A</title><p>Text.</p>", "text/html"), [])
+    in_process = pagestage.Judges(pagestage.Engine([]), [], None)
+    in_process.pages([fetched])
+    worker = pagestage.Judges(pagestage.Engine([]), [], None)
+    worker.nice_on_parse = True  # as `_start_worker` sets it for an audit's pool
+    worker.pages([(url, cached, None, [])])
+    assert niced == []
+    _, completed = worker.pages([fetched])
+    worker.pages([fetched])
+    assert niced == [1] and completed[0].title == "A"
+
+
+def test_the_shares_go_with_the_last_batch_when_no_page_waits_to_be_parsed() -> None:
+    """Pages from the cache are complete: M008's shares are sent behind the last page batch, and
+    the pool goes on to them while the parent runs the link rules. A page still to be parsed holds
+    them back until its facts are known."""
+    from citecheck.config import Config
+    from citecheck.engine.registry import build_registry
+    from citecheck.engine.select import resolve
+    from citecheck.fetch.facts import Raw
+    from citecheck.models import Document, Link, Location, Outcome, Page, TextSpan
+
+    where = Location("m.md")
+    url = "https://example.org/a"
+    doc = Document("m.md", "", "markdown", links=(Link(url, where),),
+                   spans=(TextSpan(f"Revenue grew 60% in 2023 ([x]({url})).", where),))
+    engine = pagestage.Engine(resolve(build_registry(()), Config()))
+    known = Page(url=url, outcome=Outcome.OK, status=200, title="Report", text_sample="Revenue grew 45% in 2023.")
+    for raw, at_flush in ((None, ["pages", "memo"]), (Raw(b"<p>Revenue grew 45% in 2023.</p>", "text/html"), ["pages"])):
+        stage = pagestage.PageStage(engine, [doc])
+        calls: list[str] = []
+        task = stage._task
+        stage._task = lambda method, argument, calls=calls, task=task: (  # type: ignore[method-assign]
+            calls.append(method), task(method, argument))[1]
+        stage.add(url, known if raw is None else Page(url=url, outcome=Outcome.OK, status=200), raw)
+        stage.flush()
+        assert calls == at_flush
+        stage.finish()
+        assert calls == ["pages", "memo"] and [f.rule for f in stage.results()["m.md"]] == ["M008"]
+        stage.close()
