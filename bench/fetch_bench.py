@@ -1,7 +1,13 @@
 """Fetch-layer benchmark on the shared loopback web (../shared/bench): fetch_all alone, a cold
-`citecheck audit`, and a warm-cache re-audit, each in its own process, each against a fresh server.
+`citecheck audit`, a warm-cache re-audit, and a re-audit after an edit to the memo, each in its own
+process, each against a fresh server.
 
     python bench/fetch_bench.py --n 5000 --latency-ms 50
+    python bench/fetch_bench.py --phases cold,edit,edit,edit --work /tmp/fb   # then --phases edit,edit ...
+
+`warm` re-runs the unchanged memo, which the whole-audit result cache answers; `edit` first appends
+an HTML comment with a new nonce to the memo (no finding changes), so the result cache misses and
+every verdict is recomputed from the cached facts: the "warm re-audit" of issue #16's guard.
 
 Uses the shared harness's server.py and make_memo.py in place (never copied); ports 18180-18187 so
 a run_peers.py run on 18080 is not disturbed. Reports wall, CPU and peak RSS per phase, and scores
@@ -83,7 +89,8 @@ def main() -> None:
     p.add_argument("--latency-ms", type=float, default=50)
     p.add_argument("--port", type=int, default=18180)
     p.add_argument("--work", default=tempfile.mkdtemp(prefix="fetch-bench-"))
-    p.add_argument("--phases", default="fetch,cold,warm", help="any of fetch, cold, warm (comma-separated)")
+    p.add_argument("--phases", default="fetch,cold,warm,edit",
+                   help="fetch, cold, warm, edit in the order given, comma-separated (repeats allowed)")
     args = p.parse_args()
     harness, work = Path(args.harness), Path(args.work)
     memo = work / f"memo-{args.n}"
@@ -95,16 +102,21 @@ def main() -> None:
              "--host-concurrency", "128", "--cache", str(work / "cache.sqlite")]
     phases = [("fetch", "fetch_all only", [sys.executable, "-c", FETCH_ONLY, str(work / "urls.json"),
                                            str(work / "fetch.json")]),
-              ("cold", "audit, cold cache", audit), ("warm", "audit, warm cache", audit)]
+              ("cold", "audit, cold cache", audit), ("warm", "audit, warm cache", audit),
+              ("edit", "audit after an edit, warm cache", audit)]
     print(f"| phase (N={args.n}, {args.latency_ms:g} ms) | wall s | CPU s | peak RSS MB | hard 404 found "
           f"| soft-404 (H003) | false alarms | 429 false alarms |\n|---|---|---|---|---|---|---|---|")
-    wanted = set(args.phases.split(","))
-    for key, name, cmd in phases:
-        if key not in wanted:
-            continue
+    by_key = {key: (name, cmd) for key, name, cmd in phases}
+    for index, key in enumerate(args.phases.split(",")):
+        if key not in by_key:
+            raise SystemExit(f"unknown phase {key!r}: fetch, cold, warm or edit")
+        name, cmd = by_key[key]
+        if key == "edit":  # a memo text the result cache has never seen: verdicts are recomputed
+            with open(f"{memo}.md", "a", encoding="utf-8") as text:
+                text.write(f"\n<!-- edit {time.time_ns()} -->\n")
         server = start_server(harness, args.port, args.latency_ms, work / "server.log")
         try:
-            out = work / f"{key}.out"
+            out = work / f"{index}-{key}.out"
             m = measure(cmd, out)
         finally:
             server.terminate()
