@@ -117,3 +117,14 @@ def test_the_cache_keeps_the_most_recent_packs(tmp_path: Path, monkeypatch: pyte
     cache.parse(texts[2], lambda t: pytest.fail("a kept pack is not parsed again"))
     cache.save()  # nothing new: the file is left as it was
     assert list(PackCache(path).docs) == [texts[4], texts[3], texts[2]]
+
+
+def test_no_home_directory_means_no_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.delenv("HOME", raising=False)
+
+    def no_home(cls: type) -> Path:
+        raise RuntimeError("Could not determine home directory.")
+    monkeypatch.setattr(Path, "home", classmethod(no_home))
+    assert PackCache.default() is None
+    assert load_packs(cache=PackCache.default()) == load_packs()

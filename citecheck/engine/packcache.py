@@ -40,8 +40,13 @@ class PackCache:
         self.used: dict[str, Any] = {}
 
     @classmethod
-    def default(cls) -> PackCache:
-        base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    def default(cls) -> PackCache | None:
+        """The CLI's cache file; None when there is no home directory to keep it in (a container
+        user without a passwd entry and no $HOME): then every run parses its packs."""
+        try:
+            base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+        except (RuntimeError, KeyError):
+            return None
         return cls(Path(base) / "citecheck" / "packs.json")
 
     def parse(self, text: str, parse_text: Callable[[str], Any]) -> Any:
