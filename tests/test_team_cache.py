@@ -228,6 +228,8 @@ def test_cache_commands_on_the_team_cache(pg_url: str) -> None:
     data = json.loads(stats.output)
     assert (data["pages"], data["backend"], data["path"]) == (1, "postgresql", mask(pg_url))
     assert PASSWORD not in stats.output and "***" in data["path"]
+    text = _cli("cache", "stats", "--cache", pg_url).output
+    assert "leases:   0 " in text and "slots:    0 " in text
     assert _cli("cache", "prune", "--cache", pg_url).output.startswith("pruned 0 ")
     assert _cli("cache", "clear", "--cache", pg_url).output == "cleared 1 entries\n"
 

@@ -123,7 +123,10 @@ class Slots:
                 if wait > 0:
                     await asyncio.sleep(wait)
         except BaseException:
-            shared.free_host_slot(key, slot)
+            try:
+                shared.free_host_slot(key, slot)
+            except Exception:  # noqa: BLE001 - the database went too: the slot expires by itself
+                pass
             raise
         return slot
 
