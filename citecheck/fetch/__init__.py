@@ -112,12 +112,16 @@ async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resol
 
         opener = Opener(make, config.robots, cache)
         try:
+            # robots.txt first, every origin's at once (one request each), then the fetch in the
+            # memo's order. Asked as each walk began, an origin's requests woke together when its
+            # robots.txt came and went out one host after another: a burst of up to
+            # `host_concurrency` requests per host, and four times the connections on the
+            # 5,000-link benchmark (976 vs 244). robots.txt is also part of the run's URL policy,
+            # so it speaks before the cache: a page a site now disallows is never answered from
+            # facts stored while it was allowed (its fresh walk is refused without a request).
+            askable = await opener.allowed(list(by_target))
+            allowed.update(askable)
             if cache is not None:
-                # robots.txt is part of the run's URL policy, so it speaks before the cache: a page a
-                # site now disallows is never answered from facts stored while it was allowed (its
-                # fresh walk is refused without a request and reports robots-disallowed)
-                askable = await opener.allowed(list(by_target))
-                allowed.update(askable)
                 # Read in chunks when someone takes the pages as they come: a caller that keeps slim
                 # copies (the audit's page workers) then never holds every cached page's full facts.
                 step = CACHE_CHUNK if on_page is not None else max(1, len(askable))
