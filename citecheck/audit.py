@@ -114,13 +114,16 @@ async def audit_inputs(inputs: Inputs, config: Config, registry: Registry, *, on
     # fetch, so with it (or a fetcher that cannot stream) they go once it is over.
     streams = (fetcher is None or getattr(fetcher, "streams_pages", False)) and not archive_check
     cache = _open_cache(config) if streams else None
+    # workers yield to the fetch loop from their first fetched body; with a team cache the bodies
+    # are parsed here (none reaches them), so from their start, as while that loop runs
+    shared = bool(getattr(cache, "shared", False))
     stage = PageStage(engine, inputs.documents, corpus, workers=PageStage.workers_for(len(urls)),
-                      store=cache.put_many if cache is not None else None, nice_from_start=False)
+                      store=cache.put_many if cache is not None else None, nice_from_start=shared)
     try:
         # without workers the fetch parses and stores each body itself, as it comes
         # a team cache's other runners wait on this run's facts: parse and store each page as its fetch
         # ends, never leave it in a worker batch that only fills (and is stored) when more pages come
-        defer = stage.pool is not None and not getattr(cache, "shared", False)
+        defer = stage.pool is not None and not shared
         pages = await _fetch(urls, config, fetcher, stage.add if streams else None, cache, defer)
         if archive_check:
             from citecheck.archive import check_archives
