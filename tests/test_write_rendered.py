@@ -18,7 +18,7 @@ from pathlib import Path
 import cmarkgfm
 import pytest
 from cmarkgfm.cmark import Options
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from mdit_py_plugins.footnote import footnote_plugin
@@ -69,6 +69,7 @@ hosts = st.builds(lambda a, b: f"{a}.{b}", st.sampled_from(["evil", "evil-a", "x
 paths = st.sampled_from(["", "/", "/x_y_", "/a(b)", "/p?q=1&r=2", "/x.", "#frag"])
 schemes = st.sampled_from(["https://", "http://", "HTTPS://", "ftp://", "www.", "mailto:", "xmpp:"])
 urls = st.one_of(st.builds(lambda s, h, p: s + h + p, schemes, hosts, paths),
+                 st.builds(lambda h, p: h + p, hosts, paths),  # schemeless: linkify links `_evil.com/x_`
                  st.builds(lambda local, h: f"{local}@{h}", st.sampled_from(["ir", "a.b", "x+y", "_u", "j-k"]), hosts),
                  st.sampled_from(sorted(CORPUS_URLS)), hosts)
 before = st.sampled_from(["", " ", "_", "*", "~", "(", "x", "1", "é", "see_", "**", "~~", "\\", "&nbsp;", "<", "["])
@@ -108,8 +109,24 @@ def test_no_rendered_link_leaves_the_corpus(draft: str, hybrid: bool) -> None:
     assert outside(out.text) == [], out.text
 
 
+# A name written twice and again inside a longer word: the render check took the repeat out of the
+# longer word (`x<needs-source/>`); a name escaped inside `~evil.com` unlinks it too; linkify shows
+# a punycode host decoded, so the name it shows is not the one written.
+REPEATED_NAMES = ["evil.com evil.com xevil.com", "evil.com evil.com evil.comx", "evil.com éevil.com éevil.comx",
+                  "evil.com ~evil.com ~evil.comx", "Amazon.com Amazon.com xAmazon.com", "xn--bcher-kva.рф"]
+
+
+@pytest.mark.parametrize("draft", REPEATED_NAMES)
+def test_a_repeated_name_is_escaped_and_no_longer_word_is_cut(draft: str) -> None:
+    assert outside(draft), "the renderers no longer link these names: the regression case is void"
+    out = transform(draft, INDEX)
+    assert outside(out.text) == [] and out.violations == ()
+    assert out.text.replace("\\.", ".") == draft, out.text  # every word kept, only dots escaped
+
+
 @PROFILE
 @given(draft=drafts)
+@example(draft="evil.com evil.com xevil.com")
 def test_the_detector_alone_finds_every_rendered_link(draft: str) -> None:
     out = transform(draft, INDEX)
     assert [v.url for v in out.violations if v.kind == "rendered"] == [], out.text

@@ -16,6 +16,8 @@ tests check that with an independent scanner built on that matcher):
 A word character before a URL does not hide it: GitHub links the `https://evil.com` of
 `see_https://evil.com`, `1https://evil.com` and `_www.evil.com_`, so the look-behinds refuse only
 characters that would make the match start elsewhere (an ASCII letter or digit, `+`, `.`, `-`).
+An underscore never hides a schemeless host either: `_evil.com/x_` is emphasis around a host that
+markdown-it's linkify links (a label may hold `_`, so `my_site.com/x` is still matched whole).
 """
 from __future__ import annotations
 
@@ -41,7 +43,7 @@ _SCHEME_RE = re.compile(r"(?<![A-Za-z0-9+.\-])(?P<scheme>[A-Za-z][A-Za-z0-9+.\-]
                         + _TAIL + "+")
 # (kind, regex, hint): a regex runs only when its cheap hint is in the lowered shadow text.
 _SHAPES = [
-    ("domain", re.compile(r"(?<![\w:/\\])[/\\]{2}(?:" + _LABEL + r"\.)+" + _TLD + r"\b" + _TAIL + "*", _I),
+    ("domain", re.compile(r"(?<![^\W_]|[:/\\])[/\\]{2}(?:" + _LABEL + r"\.)+" + _TLD + r"\b" + _TAIL + "*", _I),
      ("//", "\\\\")),
     ("scheme", re.compile(r"(?:https?|ftp)://" + _TAIL + "+", _I), ("://",)),  # after a digit too (`1https://`)
     ("www", re.compile(r"www\d{0,3}\.(?:" + _LABEL + r"\.)*" + _LABEL + _TAIL + "*", _I), ("www",)),
@@ -50,7 +52,7 @@ _SHAPES = [
     ("doi", re.compile(r"(?<![\w./])10\.\d{4,9}/" + _TAIL + "*"), ("10.",)),  # an empty suffix is still a DOI shape
 ]
 # Schemeless `host.tld/…`: found by its TLD (a literal dot: fast to search), then matched in a window.
-_HOST_PATH_RE = re.compile(r"(?<![\w-])(?:" + _LABEL + r"\.)+" + _TLD + r"\.?(?:(?::\d{1,5})(?!\d)|[/\\]|[?#](?=[^\s]))"
+_HOST_PATH_RE = re.compile(r"(?<![^\W_]|-)(?:" + _LABEL + r"\.)+" + _TLD + r"\.?(?:(?::\d{1,5})(?!\d)|[/\\]|[?#](?=[^\s]))"
                            + _TAIL + "*", _I)
 _TLD_HINT_RE = re.compile(r"\." + _TLD + r"\.?(?::\d|[/\\]|[?#]\S)", _I)
 # Defanged hosts need no path (`example[.]com`); the shadow has refanged them, so look at the original.

@@ -127,36 +127,85 @@ def fail_closed(text: str, index: CorpusIndex) -> tuple[str, list[str]]:
     its words: its dots are escaped, which no renderer links. Anything else found in the text is
     replaced by a `<needs-source/>` marker. A link that cannot be found in the text, or that
     survives five passes, stops the write (`LeakError`): a memo that leaks is never written.
+
+    Each pass takes out every distinct link of one rendering. A name with no whole-word occurrence
+    left was unlinked by an earlier take-out of the pass (`evil.com` escaped inside `~evil.com`), so
+    it waits for the next rendering; only a pass that can do nothing else searches for it as plain
+    text, which may cut into a longer word (`xevil.com`).
     """
     taken: list[str] = []
     for _ in range(_MAX_PASSES):
-        found = leaks(text, index)
+        found = _distinct(leaks(text, index))
         if not found:
             return text, taken
         before = text
-        for link in found:
-            outcome = _take_out(text, link)
-            if outcome is not None:
-                text, written = outcome
-                taken += [written] if written else []
-        if text == before:  # the same link from both renderers is taken out once; none here was found
+        for last_resort in (False, True):
+            for link in found:
+                outcome = _take_out(text, link, last_resort)
+                if outcome is not None:
+                    text, written = outcome
+                    taken += [written] if written else []
+            if text != before:
+                break
+        else:
             raise LeakError(f"write: the rendered memo links {found[0].url!r} ({found[0].renderer}), which is not "
                             "in the corpus, and the gate cannot find it in the text; refusing to write the memo")
     raise LeakError(f"write: the rendered memo still links {found[0].url!r} ({found[0].renderer}) after "
                     f"{_MAX_PASSES} passes; refusing to write the memo")
 
 
-def _take_out(text: str, link: Rendered) -> tuple[str, str] | None:
-    """(new text, what was taken out: '' for an escaped name), or None when `link` is not in `text`."""
+def _distinct(found: list[Rendered]) -> list[Rendered]:
+    """One link per (href, text): a take-out removes every occurrence at once (`evil.com evil.com`,
+    or the same link from both renderers), so a repeat would search only for what is already gone."""
+    first: dict[tuple[str, str], Rendered] = {}
+    for link in found:
+        first.setdefault((link.url, link.text.strip()), link)
+    return list(first.values())
+
+
+def _take_out(text: str, link: Rendered, last_resort: bool = True) -> tuple[str, str] | None:
+    """(new text, what was taken out: '' for an escaped name), or None when `link` is not in `text`
+    (a name is searched as plain text only as a `last_resort`)."""
     shown = link.text.strip()
     if _FUZZY_HOST_RE.match(shown) and _FUZZY_HREF_RE.match(link.url):  # the href may be punycode
-        # whole words only: the same host inside a corpus URL (`<https://amazon.com/x>`) stays intact
-        word = re.compile(r"(?<![A-Za-z0-9./:@-])" + re.escape(shown) + r"(?![A-Za-z0-9/-])")
-        escaped, count = word.subn(lambda m: m.group(0).replace(".", "\\."), text)
+        escaped, count = _escape_name(text, shown, link.url.split("://", 1)[1].lower())
         if count:
             return escaped, ""  # a name, not a URL as written: not reported
+        if not last_resort:
+            return None
     bare = re.sub(r"^(?:mailto:|https?://)", "", link.url, flags=re.IGNORECASE)
     for candidate in dict.fromkeys((shown, link.url, bare, unquote(link.url), unquote(bare))):
         if len(candidate) >= 3 and candidate in text:
             return text.replace(candidate, marker(UNCORPUSED)), candidate
     return None
+
+
+_NAME_RE = re.compile(r"[\w~-]+(?:\.[\w~-]+)+")
+
+
+def _escape_name(text: str, shown: str, host: str) -> tuple[str, int]:
+    """`text` with the dots of every whole-word `shown` escaped (linkify links `éevil.com` whole, not
+    its `evil.com`; the host inside a corpus URL `<https://amazon.com/x>` stays intact), or, when
+    `shown` is not written (linkify shows `xn--bcher-kva.рф` as `bücher.рф`), of every spelling of `host`."""
+    escaped, count = _whole_word(shown).subn(_escape_dots, text)
+    if count or host == shown.lower():
+        return escaped, count
+    for spelling in {m.group(0) for m in _NAME_RE.finditer(text) if _ascii_host(m.group(0)) == host}:
+        escaped, more = _whole_word(spelling).subn(_escape_dots, escaped)
+        count += more
+    return escaped, count
+
+
+def _whole_word(name: str) -> re.Pattern[str]:
+    return re.compile(r"(?<![^\W_]|[./:@-])" + re.escape(name) + r"(?![^\W_]|[/-])")
+
+
+def _escape_dots(match: re.Match[str]) -> str:
+    return match.group(0).replace(".", "\\.")
+
+
+def _ascii_host(name: str) -> str:
+    try:
+        return name.encode("idna").decode("ascii").lower()
+    except UnicodeError:
+        return name.lower()
