@@ -3,9 +3,9 @@ with GFM extensions and linkify, links nothing outside the corpus.
 
 The renderings are read here with the standard library's HTMLParser, independently of the gate's
 own check (`citecheck.write.rendered`, which uses lxml), and the drafts mix corpus IDs with every
-autolink-extension form the renderers know: schemes and `www.` right after `_`, `*`, `~`, `(`, a
-letter or a digit, e-mail addresses (cmark-gfm makes them `mailto:` links), fuzzy hosts that only
-linkify links (`Amazon.com`), trailing punctuation, entities and escapes. A second property holds
+autolink-extension form the renderers know: schemes, `www.` and schemeless `host.tld/path` right
+after `_`, `*`, `~`, `(`, a letter or a digit, e-mail addresses (cmark-gfm makes them `mailto:`
+links), fuzzy hosts that only linkify links (`Amazon.com`), trailing punctuation, entities and escapes. A second property holds
 the gate's first line to the same standard: the detector finds every such link itself, so the
 render check (which would report kind `rendered`) never has to take one out.
 """
