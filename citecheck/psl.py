@@ -44,16 +44,76 @@ def _rules() -> tuple[frozenset[str], frozenset[str]]:
     A path of the trie (`uk`, `co.uk`) is in the second set; a node that ends a rule is in the
     first; a node's `*` child is the path `*.<node>` and its `!label` child `!label.<node>`. Two
     set builds cost a third of building the trie's node objects, and both are made by the regex
-    engine's `findall` (no Python step per rule: ~4 ms at every CLI start, down from ~10)."""
-    text = snapshot_path().read_text(encoding="utf-8")
-    rules = frozenset(_RULE_RE.findall("\n" + text.partition(_SEPARATOR)[0]))
-    return rules, rules.union(_AFTER_DOT_RE.findall("\n".join(rules)))
+    engine's `findall` (no Python step per rule), but still ~0.03e9 instructions: a run asking
+    about few top-level labels reads only their rules (`_trie_for`)."""
+    text = _icann().decode("utf-8")
+    rules = frozenset(_RULE_RE.findall(text))
+    return rules, _with_paths(rules)
+
+
+def _with_paths(rules: frozenset[str]) -> frozenset[str]:
+    return rules.union(_AFTER_DOT_RE.findall("\n".join(rules)))
+
+
+@lru_cache(maxsize=1)
+def _icann() -> bytes:
+    """The list's ICANN section as UTF-8, after a newline (every rule starts a line), newlines
+    normalised as `read_text` would."""
+    data = snapshot_path().read_bytes()
+    if b"\r" in data:
+        data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    return b"\n" + data.partition(_SEPARATOR.encode())[0]
+
+
+# A walk for a host whose last label is T asks only about keys whose own last label is T, `*` or
+# `!T`, and a key is a rule or a rule's suffix only if that rule has the same last label: so the
+# rules with those three last labels answer the walk as the whole list would. Finding them costs a
+# few `bytes.find` over the list's text; after this many distinct last labels the whole list is
+# read once instead (a long memo's bare-domain candidates name many).
+_LAZY_LABELS = 16
+
+
+@lru_cache(maxsize=_LAZY_LABELS)
+def _trie_for(last: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(rules, paths) as `_rules`, restricted to what a walk from the last label `last` asks."""
+    rules = _rules_ending(last) | _rules_ending("*") | _rules_ending(f"!{last}")
+    return rules, _with_paths(rules)
+
+
+@lru_cache(maxsize=_LAZY_LABELS * 2 + 1)
+def _rules_ending(label: str) -> frozenset[str]:
+    """Every rule whose last label (after its last dot) is `label`, read off the lines where the
+    label's bytes follow a newline or a dot."""
+    if not label:  # a rule ending in a dot: every line would be a candidate, so read them all
+        return frozenset(r for r in _rules()[0] if not r.rpartition(".")[2])
+    if label.split() != [label]:  # no rule holds whitespace
+        return frozenset()
+    data, needle = _icann(), label.encode("utf-8", "surrogatepass")
+    found = set()
+    at = data.find(needle)
+    while at != -1:
+        if data[at - 1] not in b".\n":
+            at = data.find(needle, at + 1)
+            continue
+        end = data.find(b"\n", at)
+        end = len(data) if end == -1 else end
+        match = _RULE_RE.match(data[data.rfind(b"\n", 0, at):end].decode("utf-8"))
+        if match and match.group(1).rpartition(".")[2] == label:
+            found.add(match.group(1))
+        at = data.find(needle, end)  # one rule per line
+    return frozenset(found)
+
+
+def _lookup(last: str) -> tuple[frozenset[str], frozenset[str]]:
+    if _rules.cache_info().currsize or _trie_for.cache_info().currsize >= _LAZY_LABELS:
+        return _rules()
+    return _trie_for(last)
 
 
 def public_suffix(host: str) -> str:
     """The host's public suffix as written (`co.uk` for `news.bbc.co.uk`), or '' when it has none."""
     labels = _lenient_host(host).translate(_DOTS).split(".")
-    rules, paths = _rules()
+    rules, paths = _lookup(_decode(labels[-1]))
     suffix_at = at = len(labels)
     path = ""
     for label in reversed(labels):

@@ -14,6 +14,16 @@ from citecheck.urls import public_suffix, registrable_domain
 EXTRACT = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
 
 
+@pytest.fixture(autouse=True, params=["whole list", "per last label"])
+def lookup(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test runs on both ways `public_suffix` reads the list: the two sets of the whole list
+    (a long run), and only the rules a host's last label can reach (`_trie_for`, a short run)."""
+    if request.param == "whole list":
+        monkeypatch.setattr(psl, "_lookup", lambda last: psl._rules())
+    else:
+        monkeypatch.setattr(psl, "_lookup", psl._trie_for)
+
+
 def _rules() -> list[str]:
     text = psl.snapshot_path().read_text(encoding="utf-8")
     return [m.group("suffix") for m in re.finditer(r"^(?P<suffix>[.*!]*\w[\S]*)", text, re.MULTILINE)]
@@ -64,3 +74,27 @@ def test_urls_public_suffix_is_the_same_lookup() -> None:
     assert public_suffix("news.bbc.co.uk") == "co.uk"
     assert registrable_domain("news.bbc.co.uk") == "bbc.co.uk" and registrable_domain("127.0.0.1") == ""
     assert public_suffix("www.gartner.cmo") == ""
+
+
+@pytest.mark.parametrize("last", ["", "*", "!jp", "no such", "ZZ", "xn--p1ai", "рф", "c\u00f6m", "com\n", "\n"])
+def test_rules_ending_a_label_are_those_of_the_whole_list(last: str) -> None:
+    rules = psl._rules()[0]
+    by_last: dict[str, set[str]] = {}
+    for rule in rules:
+        by_last.setdefault(rule.rpartition(".")[2], set()).add(rule)
+    assert len(by_last) > 1000
+    for label in [*by_last, last]:
+        assert psl._rules_ending(label) == frozenset(by_last.get(label, ())), label
+
+
+def test_a_short_run_reads_only_its_labels_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    psl._rules.cache_clear()
+    psl._trie_for.cache_clear()
+    monkeypatch.undo()  # the real `_lookup`
+    for host in ("www.bls.gov", "x.city.kawasaki.jp", "a.b.kawasaki.jp", "www.ck", "x.www.ck"):
+        assert psl.public_suffix(host) == EXTRACT(host).suffix, host
+    assert psl._rules.cache_info().currsize == 0  # the whole list was never split into sets
+    for n in range(psl._LAZY_LABELS):
+        psl.public_suffix(f"host.label{n}")
+    assert psl._rules.cache_info().currsize == 1  # many labels: the whole list, once
+    assert psl.public_suffix("www.bls.gov") == "gov"
