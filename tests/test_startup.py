@@ -49,6 +49,8 @@ def test_offline_audit_of_a_small_memo_imports_no_heavy_stack(tmp_path: Path) ->
     # from the second run on, the packs come from the cache of parsed packs: no PyYAML, and no
     # importlib.metadata (no third-party rule package is installed), no process pool
     assert not {"yaml", "importlib.metadata", "multiprocessing", "concurrent.futures.process"} & modules
+    # M008's verifier is built at resolve, but the claim-support code only when it ranks passages
+    assert "citecheck.support.lexical" in modules and "citecheck.support.assess" not in modules
 
 
 @given(st.text("abcde fgh", max_size=14), st.text("abcde fgh", max_size=14), st.sampled_from([80.0, 92.0, 95.0]))
@@ -111,3 +113,13 @@ def test_user_options_of_a_page_rule_are_still_checked_offline(tmp_path: Path) -
                           env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "XDG_CACHE_HOME": str(tmp_path / "cache")})
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1
     assert "rule H003 (soft-404): cannot prepare its options" in proc.stderr
+
+
+def test_watermark_compiles_only_the_platform_patterns_a_name_contains() -> None:
+    from citecheck.checks.watermark_company import Platforms, watermark_match
+
+    platforms = Platforms({"platforms": ["Notion", "Google Docs", "Gamma"], "legal_suffixes": ["inc"]})
+    assert watermark_match("Acme Robotics", platforms) == ""
+    assert not any("_compiled" in vars(word) for *_, word in platforms.entries)
+    assert watermark_match("Gamma Notion", platforms) == "Notion"  # dominated by two platform names
+    assert ["_compiled" in vars(word) for *_, word in platforms.entries] == [True, False, True]

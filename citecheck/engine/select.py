@@ -131,7 +131,7 @@ def _options(registry: Registry, spec: RuleSpec, config: Config, overrides: Mapp
     return options
 
 
-BUILTIN_PLUGINS = {"citecheck.verifiers": {"lexical": "citecheck.support.assess:LexicalVerifier"}}
+BUILTIN_PLUGINS = {"citecheck.verifiers": {"lexical": "citecheck.support.lexical:LexicalVerifier"}}
 
 
 def load_plugin(group: str, name: Any, where: str) -> Any:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Protocol
 
+from citecheck.support.lexical import LexicalVerifier
 from citecheck.support.text import (
     ascii_words,
     clean_claim,
@@ -35,31 +36,6 @@ class Verifier(Protocol):
     the `citecheck.verifiers` entry point group (a callable returning a Verifier)."""
 
     def best(self, claim: str, passages: Sequence[str]) -> tuple[int, float]: ...
-
-
-class LexicalVerifier:
-    """Coverage of the claim's content words (stemmed) plus rapidfuzz token-set similarity."""
-
-    def best(self, claim: str, passages: Sequence[str]) -> tuple[int, float]:
-        words = content_word_set(claim)
-        if not words or not passages:
-            return 0, 0.0
-        if isinstance(passages, Passages):
-            counts = passages.coverage(words)
-        else:
-            counts = [len(words & _word_set(p)) for p in passages]
-        # Word coverage is cheap set arithmetic; the fuzzy ratio runs only on the best few passages
-        # (a stable sort: ties in index order), and not on one that could not win with a ratio of 100.
-        ranked = sorted(range(len(passages)), key=counts.__getitem__, reverse=True)[:5]
-        best_s, best_i = -1.0, 0
-        for i in ranked:
-            coverage = counts[i] / len(words)
-            if 0.75 * coverage + 0.25 < best_s:  # would lose even with a ratio of 100
-                continue
-            score = _score(coverage, claim, passages[i])
-            if score > best_s or (score == best_s and i < best_i):
-                best_s, best_i = score, i
-        return best_i, best_s
 
 
 def similarity(claim_words: set[str], claim: str, passage: str, passage_words: frozenset[str] | None = None) -> float:
