@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from citecheck.engine import plugins
 from citecheck.engine.packs import Packs, load_packs
-from citecheck.engine.rule import RuleSpec, spec_from_module
+from citecheck.engine.rule import RuleSpec, spec_from_declarations, spec_from_module
 from citecheck.errors import PackError, RegistryError
 
 if TYPE_CHECKING:
@@ -45,10 +45,13 @@ def _modules_of(obj: ModuleType) -> Iterator[ModuleType]:
 
 def python_rules() -> list[RuleSpec]:
     """The built-in rules (`citecheck.checks`, registered even from a source tree without installed
-    metadata) and every other module or package the `citecheck.rules` entry points name."""
-    specs: list[RuleSpec] = []
+    metadata, from their generated index: each module is imported when its rule is prepared or
+    run) and every other module or package the `citecheck.rules` entry points name."""
+    from citecheck.checks._index import RULES
+
+    specs = [spec_from_declarations(module, declared) for module, declared in RULES.items()]
     builtin = importlib.import_module(plugins.BUILTIN)
-    loaded: list[object] = [builtin]
+    loaded: list[object] = []
     if plugins.may_have_plugins():
         from importlib.metadata import entry_points
 
