@@ -130,3 +130,24 @@ def test_watermark_compiles_only_the_platform_patterns_a_name_contains() -> None
     assert not any("_compiled" in vars(word) for *_, word in platforms.entries)
     assert watermark_match("Gamma Notion", platforms) == "Notion"  # dominated by two platform names
     assert ["_compiled" in vars(word) for *_, word in platforms.entries] == [True, False, True]
+
+
+NOISE = ["investment memo", "memo", "series [a-z]", "review", "KK"]
+
+
+@given(st.lists(st.sampled_from(["Acme", "memo", "MEMO", "Memorandum", "investment", "Series B", "review",
+                                 "K", "k", "ſeed", ":", " ", "-", "é"]), max_size=8))
+@settings(max_examples=300, deadline=None)
+def test_title_noise_shortcut_removes_what_the_patterns_remove(words: list[str]) -> None:
+    import re
+
+    from citecheck.checks.watermark_company import company_name
+    from citecheck.models import Document, Heading, Location
+
+    title = " ".join(words)
+    expected = title
+    for noise in NOISE:  # every pattern applied, as before the shortcut
+        expected = re.sub(rf"(?<!\w)(?:{noise})(?!\w)", " ", expected, flags=re.IGNORECASE)
+    expected = " ".join(re.sub(r"[:|–—-]+\s*$", "", expected.strip()).split())
+    doc = Document(path="m.md", text=f"# {title}\n", format="markdown", headings=(Heading(1, title, Location("m.md", 1, 1)),))
+    assert company_name(doc, {"title_noise": NOISE})[0] == expected

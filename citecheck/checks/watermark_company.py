@@ -39,6 +39,7 @@ OPTIONS = {"score_cutoff": "rapidfuzz ratio (0-100) at which a name equals a pla
 
 _FRONT_KEY_RE = re.compile(r"^(?P<indent>\s*)(?P<key>[\w-]+)\s*:\s*(?P<value>.*)$")
 _PUNCT_RE = re.compile(r"[^\w.]+")
+_LITERAL_RE = re.compile(r"[a-z0-9 ]+", re.ASCII)  # a title-noise pattern that is plain lower-case words
 
 
 def company_name(doc: Document, pack: Mapping[str, Any]) -> tuple[str, Location]:
@@ -52,6 +53,8 @@ def company_name(doc: Document, pack: Mapping[str, Any]) -> tuple[str, Location]
         return "", Location(doc.path)
     title = heading.text
     for noise in pack.get("title_noise", []):
+        if isinstance(noise, str) and _LITERAL_RE.fullmatch(noise) and title.isascii() and noise.lower() not in title.lower():
+            continue  # cannot match (an ASCII title, a plain-word pattern): no pattern compiled for it
         title = re.sub(rf"(?<!\w)(?:{noise})(?!\w)", " ", title, flags=re.IGNORECASE)
     return " ".join(re.sub(r"[:|–—-]+\s*$", "", title.strip()).split()), heading.location
 
