@@ -26,6 +26,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from citecheck.checks.unsupported_scheme import CITEABLE, scheme_of
+from citecheck.lazyre import lazy
 from citecheck.models import Hit, Link
 from citecheck.urls import url_host
 
@@ -38,12 +39,12 @@ DEFAULTS: dict[str, Any] = {"today": None, "doi_hosts": []}
 OPTIONS = {"today": "date that counts as today for future-date checks (YYYY-MM-DD; default: the current date)",
            "doi_hosts": "more hosts where DOI-shaped paths are genuine"}
 
-_DOI_RE = re.compile(r"(?:^|/)(?P<doi>10\.\d{4,9}/\S+)", re.ASCII)
-_FULL_DATE_RE = re.compile(r"(?<!\d)(?P<y>(?:19|20)\d\d)(?P<sep>[-/_])(?P<m>\d\d)(?P=sep)(?P<d>\d\d)(?!\d)", re.ASCII)
+_DOI_RE = lazy(r"(?:^|/)(?P<doi>10\.\d{4,9}/\S+)", re.ASCII)
+_FULL_DATE_RE = lazy(r"(?<!\d)(?P<y>(?:19|20)\d\d)(?P<sep>[-/_])(?P<m>\d\d)(?P=sep)(?P<d>\d\d)(?!\d)", re.ASCII)
 # Both date shapes contain "19dd" or "20dd" followed by a separator and two digits: a cheap
 # first-character-indexed search that lets most paths skip the two look-behind patterns.
 _ANY_DATE_RE = re.compile(r"(?:19|20)\d\d[-/_]\d\d", re.ASCII)
-_MONTH_RE = re.compile(r"/(?P<y>(?:19|20)\d\d)/(?P<m>0[1-9]|1[0-2])(?=/|$)", re.ASCII)
+_MONTH_RE = lazy(r"/(?P<y>(?:19|20)\d\d)/(?P<m>0[1-9]|1[0-2])(?=/|$)", re.ASCII)
 
 
 def as_date(value: Any) -> dt.date:
