@@ -68,46 +68,60 @@ def _icann() -> bytes:
 # A walk for a host whose last label is T asks only about keys whose own last label is T, `*` or
 # `!T`, and a key is a rule or a rule's suffix only if that rule has the same last label: so the
 # rules with those three last labels answer the walk as the whole list would. Finding them costs a
-# few `bytes.find` over the list's text; after this many distinct last labels the whole list is
-# read once instead (a long memo's bare-domain candidates name many).
+# few `bytes.find` over the list's text. The whole list is read instead after this many distinct
+# last labels (a long memo's bare-domain candidates name many), or for a label with more than
+# _MAX_LINES rules (`jp` has ~1,800: reading them one by one would cost more than the sets).
 _LAZY_LABELS = 16
+_MAX_LINES = 256
+# bytes that cannot follow the end of a rule (ASCII and not whitespace, as `\S` reads them)
+_NOT_AFTER_RULE = frozenset(b for b in range(128) if not chr(b).isspace())
 
 
 @lru_cache(maxsize=_LAZY_LABELS)
-def _trie_for(last: str) -> tuple[frozenset[str], frozenset[str]]:
-    """(rules, paths) as `_rules`, restricted to what a walk from the last label `last` asks."""
-    rules = _rules_ending(last) | _rules_ending("*") | _rules_ending(f"!{last}")
+def _trie_for(last: str) -> tuple[frozenset[str], frozenset[str]] | None:
+    """(rules, paths) as `_rules`, restricted to what a walk from the last label `last` asks;
+    None when a label has too many rules to read one by one."""
+    parts = [_rules_ending(label) for label in (last, "*", f"!{last}")]
+    if any(part is None for part in parts):
+        return None
+    rules = frozenset().union(*parts)  # type: ignore[arg-type]
     return rules, _with_paths(rules)
 
 
 @lru_cache(maxsize=_LAZY_LABELS * 2 + 1)
-def _rules_ending(label: str) -> frozenset[str]:
+def _rules_ending(label: str) -> frozenset[str] | None:
     """Every rule whose last label (after its last dot) is `label`, read off the lines where the
-    label's bytes follow a newline or a dot."""
+    label's bytes follow a newline or a dot and end the rule; None past `_MAX_LINES` such lines."""
     if not label:  # a rule ending in a dot: every line would be a candidate, so read them all
         return frozenset(r for r in _rules()[0] if not r.rpartition(".")[2])
     if label.split() != [label]:  # no rule holds whitespace
         return frozenset()
     data, needle = _icann(), label.encode("utf-8", "surrogatepass")
-    found = set()
-    at = data.find(needle)
-    while at != -1:
-        if data[at - 1] not in b".\n":
-            at = data.find(needle, at + 1)
-            continue
-        end = data.find(b"\n", at)
-        end = len(data) if end == -1 else end
-        match = _RULE_RE.match(data[data.rfind(b"\n", 0, at):end].decode("utf-8"))
-        if match and match.group(1).rpartition(".")[2] == label:
-            found.add(match.group(1))
-        at = data.find(needle, end)  # one rule per line
+    found: set[str] = set()
+    lines = 0
+    for target in (b"." + needle, b"\n" + needle):  # the label starts the rule or follows a dot
+        at = data.find(target)
+        while at != -1:
+            after = at + len(target)
+            if after < len(data) and data[after] in _NOT_AFTER_RULE:  # the label does not end the rule
+                at = data.find(target, at + 1)
+                continue
+            lines += 1
+            if lines > _MAX_LINES:
+                return None
+            end = data.find(b"\n", after)
+            end = len(data) if end == -1 else end
+            match = _RULE_RE.match(data[data.rfind(b"\n", 0, at + 1):end].decode("utf-8"))
+            if match and match.group(1).rpartition(".")[2] == label:
+                found.add(match.group(1))
+            at = data.find(target, end)  # one rule per line
     return frozenset(found)
 
 
 def _lookup(last: str) -> tuple[frozenset[str], frozenset[str]]:
     if _rules.cache_info().currsize or _trie_for.cache_info().currsize >= _LAZY_LABELS:
         return _rules()
-    return _trie_for(last)
+    return _trie_for(last) or _rules()
 
 
 def public_suffix(host: str) -> str:

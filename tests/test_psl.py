@@ -20,8 +20,15 @@ def lookup(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> N
     (a long run), and only the rules a host's last label can reach (`_trie_for`, a short run)."""
     if request.param == "whole list":
         monkeypatch.setattr(psl, "_lookup", lambda last: psl._rules())
-    else:
+    else:  # every label read by lines, however many rules it has
+        _no_line_limit(monkeypatch)
         monkeypatch.setattr(psl, "_lookup", psl._trie_for)
+
+
+def _no_line_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(psl, "_MAX_LINES", 10**9)
+    psl._rules_ending.cache_clear()
+    psl._trie_for.cache_clear()
 
 
 def _rules() -> list[str]:
@@ -77,7 +84,8 @@ def test_urls_public_suffix_is_the_same_lookup() -> None:
 
 
 @pytest.mark.parametrize("last", ["", "*", "!jp", "no such", "ZZ", "xn--p1ai", "рф", "c\u00f6m", "com\n", "\n"])
-def test_rules_ending_a_label_are_those_of_the_whole_list(last: str) -> None:
+def test_rules_ending_a_label_are_those_of_the_whole_list(last: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    _no_line_limit(monkeypatch)
     rules = psl._rules()[0]
     by_last: dict[str, set[str]] = {}
     for rule in rules:
@@ -88,13 +96,18 @@ def test_rules_ending_a_label_are_those_of_the_whole_list(last: str) -> None:
 
 
 def test_a_short_run_reads_only_its_labels_rules(monkeypatch: pytest.MonkeyPatch) -> None:
-    psl._rules.cache_clear()
-    psl._trie_for.cache_clear()
-    monkeypatch.undo()  # the real `_lookup`
-    for host in ("www.bls.gov", "x.city.kawasaki.jp", "a.b.kawasaki.jp", "www.ck", "x.www.ck"):
+    monkeypatch.undo()  # the real `_lookup` and line limit
+    for cached in (psl._rules, psl._trie_for, psl._rules_ending):
+        cached.cache_clear()
+    for host in ("www.bls.gov", "news.bbc.co.uk", "www.ck", "x.www.ck", "a.b.c.org"):
         assert psl.public_suffix(host) == EXTRACT(host).suffix, host
     assert psl._rules.cache_info().currsize == 0  # the whole list was never split into sets
-    for n in range(psl._LAZY_LABELS):
+    assert psl._rules_ending("jp") is None  # ~1,800 rules: the whole list is cheaper
+    assert psl.public_suffix("x.city.kawasaki.jp") == EXTRACT("x.city.kawasaki.jp").suffix
+    assert psl._rules.cache_info().currsize == 1
+    psl._rules.cache_clear()
+    psl._trie_for.cache_clear()
+    for n in range(psl._LAZY_LABELS + 1):
         psl.public_suffix(f"host.label{n}")
     assert psl._rules.cache_info().currsize == 1  # many labels: the whole list, once
     assert psl.public_suffix("www.bls.gov") == "gov"
