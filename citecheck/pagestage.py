@@ -48,15 +48,16 @@ Item = tuple[str, Page, Any, Cites]  # (URL as cited, its page, its facts.Raw wh
 
 
 def worker_count() -> int:
-    """Workers for this machine: one per core the fetch loop leaves, at least two (on two cores the
-    niced pair shares the second core), at most four (past that the fetch loop bounds an audit)."""
+    """Workers for this machine: one per core the fetch loop leaves, at most four (past that the
+    fetch loop bounds an audit). On two cores that is one: a second worker only contended for the
+    same core and cost ~1.7 CPU-s more on the 5,000-link benchmark (bench/README.md)."""
     try:
         cores = len(os.sched_getaffinity(0))  # the cores this process may run on, not the machine's
     except (AttributeError, OSError):
         cores = os.cpu_count() or 1
     if cores < 2:
         return 0
-    return max(2, min(4, cores - 1))
+    return min(4, cores - 1)
 
 
 def pool_rule(rule: Any) -> bool:
@@ -222,7 +223,7 @@ class PageStage:
         self.judges.nice_from_start = nice_from_start
         self.pool: ProcessPoolExecutor | None = None
         self._spool: Spool | None = None
-        if workers > 1:
+        if workers >= 1:
             self._start(workers)
 
     def _start(self, workers: int) -> None:

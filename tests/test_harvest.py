@@ -88,7 +88,7 @@ async def run(tmp_path: Path, site: Site, gate: str = "strict", **options: Any) 
     site.log.clear()
     outline = options.pop("outline", None) or tmp_path / "outline.yaml"
     cfg = options.pop("cfg", None) or config(tmp_path)
-    return await harvest_async(outline, config=cfg, gate=gate, extract_workers=1, **options)
+    return await harvest_async(outline, config=cfg, gate=gate, extract_workers=0, **options)
 
 
 def assert_fetched_this_run_or_fresh_cache(result: Any, site: Site) -> None:

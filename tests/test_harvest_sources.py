@@ -53,7 +53,7 @@ async def test_perplexity_urls_in_generated_prose_out(aiohttp_server: Any, tmp_p
     monkeypatch.setenv("PERPLEXITY_API_KEY", "pplx-k")
     path = outline(tmp_path, "  - {id: regulation, title: Regulation, queries: [cabotage rules], providers: [perplexity]}\n")
     result = await harvest_async(path, config=with_providers(tmp_path, {"perplexity": {"base_url": base}}),
-                                 extract_workers=1)
+                                 extract_workers=0)
     assert paths(s.url for s in result.corpus) == {"/law/mobility-package"}
     written = render(result.corpus) + json.dumps(result.rejects_payload())
     for fragment in [COMPLETION, *COMPLETION.split(", ")]:
@@ -73,7 +73,7 @@ async def test_a_failing_provider_does_not_stop_the_others(aiohttp_server: Any, 
     path = outline(tmp_path, "  - {id: rates, title: Rates, queries: [spot rates], providers: [tavily, brave]}\n"
                              "  - {id: market, title: Market, queries: [market size], providers: [tavily]}\n")
     cfg = with_providers(tmp_path, {"tavily": {"base_url": tavily, "retries": 0}, "brave": {"base_url": brave}})
-    result = await harvest_async(path, config=cfg, extract_workers=1)
+    result = await harvest_async(path, config=cfg, extract_workers=0)
     assert result.sections == {"rates": ["src-001"], "market": []}
     assert result.empty_sections == ["market"] and result.exit_code == 1
     assert len(result.errors) == 2 and all("tavily: HTTP 500" in e for e in result.errors)
@@ -87,7 +87,7 @@ async def test_urls_file_sections_by_heading_and_link_text_as_title(aiohttp_serv
                        f"({site.url('/stats/road-freight-2023')}): Eurostat table\n- {site.url('/stats/removed-report')}\n\n"
                        f"## Law\n\n- [Mobility Package II cabotage rules explained]({site.url('/law/recycled-slug')})\n"
                        f"- [Mobility Package I]({site.url('/law/mobility-package')})\n\n```\n{site.url('/in/code')}\n```\n")
-    result = await harvest_async(None, urls=str(sources), config=config(tmp_path), extract_workers=1)
+    result = await harvest_async(None, urls=str(sources), config=config(tmp_path), extract_workers=0)
     assert set(result.sections) == {"market-data", "law"}
     assert paths(s.url for s in result.corpus) == {"/stats/road-freight-2023", "/law/mobility-package"}
     assert result.corpus[0].retrieval_tool == "urls" and result.corpus[0].retrieval_query == f"listed in {sources}"
@@ -109,12 +109,12 @@ async def test_redirects_and_canonical_fold_into_one_source(aiohttp_server: Any,
     listed.write_text("\n".join(site.url(p) for p in ("/stats/road-freight-2023", "/go/freight",
                                                        "/print/road-freight-2023",
                                                        "/stats/road-freight-2023?utm_source=x")))
-    result = await harvest_async(None, urls=str(listed), config=config(tmp_path), extract_workers=1, gate="default")
+    result = await harvest_async(None, urls=str(listed), config=config(tmp_path), extract_workers=0, gate="default")
     assert [s.url for s in result.corpus] == [site.url("/stats/road-freight-2023")]
     assert result.stats["duplicates"] == 2 and not result.rejects
     assert site.fetched("/stats/road-freight-2023") == 2  # the page itself, then as the redirect's target
     (tmp_path / "print.txt").write_text(site.url("/print/road-freight-2023"))
-    printable = await harvest_async(None, urls=str(tmp_path / "print.txt"), config=config(tmp_path), extract_workers=1)
+    printable = await harvest_async(None, urls=str(tmp_path / "print.txt"), config=config(tmp_path), extract_workers=0)
     entry = printable.corpus[0]
     assert entry.url == entry.final_url == site.url("/print/road-freight-2023")
     assert entry.canonical_url == site.url("/stats/road-freight-2023")  # the declared rel=canonical, made absolute
