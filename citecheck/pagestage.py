@@ -343,8 +343,12 @@ class PageStage:
         for index, doc in enumerate(self.documents):
             claims = cited_claims(doc) if parts > 1 else []
             for part in range(parts):
-                pages = ({url: claim_view(page) for url, page in cited_pages(claims[part::parts], self.pages).items()}
-                         if parts > 1 else self.pages)
+                if parts > 1:
+                    pages = {url: claim_view(page) for url, page in cited_pages(claims[part::parts], self.pages).items()}
+                elif self.pool is not None:  # one worker's whole share: still only what a claim is judged on
+                    pages = {url: claim_view(page) for url, page in self.pages.items()}
+                else:
+                    pages = self.pages
                 self._memo.append(self._task("memo", (index, pages, (part, parts))))
 
     def results(self) -> dict[str, list[Finding]]:
