@@ -102,6 +102,15 @@ def test_a_link_the_gate_cannot_find_stops_the_write() -> None:
         fail_closed('<a href="&#x68;ttps://e&#x76;il.com/">&#x65;vil</a>', INDEX)
 
 
+def test_the_generated_citation_list_is_rendered_but_never_edited() -> None:
+    # the leak's words (`src-001`) are also the entry's source ID: taking them out there breaks the list
+    listing = "[^1]: Acme. <https://www.sec.gov/Archives/edgar/data/1318605/000162828024002390/tsla-20231231.htm> (src-001)\n"
+    memo, taken = fail_closed("A [src-001](https://evil.com/x) [^1].\n\n", INDEX, listing)
+    assert memo.endswith("\n\n" + listing) and "evil" not in memo and taken, memo
+    with pytest.raises(LeakError):  # a leak only the list holds cannot be taken out: nothing is written
+        fail_closed("A [^1].\n\n", INDEX, "[^1]: <https://evil.com/x>\n")
+
+
 @PROFILE
 @given(draft=drafts, hybrid=st.booleans())
 def test_no_rendered_link_leaves_the_corpus(draft: str, hybrid: bool) -> None:

@@ -49,22 +49,31 @@ def line_offsets(text: str) -> list[int]:
 def literal_regions(text: str) -> Regions:
     """Code blocks (fenced and indented), code spans and HTML comments."""
     blocks: list[tuple[int, int]] = []
-    lines = line_offsets(text) if _MAYBE_CODE_BLOCK_RE.search(text) else []
+    block_starts: list[int] = []  # where a block (paragraph, heading, list item, table row, fence …) begins
+    lines = line_offsets(text) if "`" in text or _MAYBE_CODE_BLOCK_RE.search(text) else []
     for tok in _MD.parse(text) if lines else ():
-        if tok.type in ("fence", "code_block") and tok.map:
-            first, last = tok.map
+        if not tok.map:
+            continue
+        first, last = tok.map
+        block_starts.append(lines[first])
+        if tok.type in ("fence", "code_block"):
             blocks.append((lines[first], min(lines[min(last, len(lines) - 1)], len(text))))
+            block_starts.append(min(lines[min(last, len(lines) - 1)], len(text)))
     block_regions = Regions(blocks)
     spans = list(blocks)
-    spans.extend(_code_spans(text, block_regions))
+    spans.extend(_code_spans(text, block_regions, sorted(set(block_starts))))
     if "<!--" in text:
         spans.extend((m.start(), m.end()) for m in _COMMENT_RE.finditer(text) if m.start() not in block_regions)
     return Regions(spans)
 
 
-def _code_spans(text: str, blocks: Regions) -> list[tuple[int, int]]:
+def _code_spans(text: str, blocks: Regions, block_starts: list[int]) -> list[tuple[int, int]]:
     """CommonMark code spans: a backtick run closes at the next run of the same length, within
-    the paragraph. Runs are indexed by length, so unmatched runs cost a lookup, not a scan."""
+    the paragraph. Runs are indexed by length, so unmatched runs cost a lookup, not a scan.
+
+    The paragraph ends at a blank line or where the block parser starts another block: a lone
+    backtick before a fenced block, list item or table row never pairs with one after it
+    (markdown-it's block tokens give those starts; past its nesting limit only blank lines do)."""
     if "`" not in text:
         return []
     runs = [(m.start(), m.end()) for m in _BACKTICKS_RE.finditer(text)
@@ -72,7 +81,7 @@ def _code_spans(text: str, blocks: Regions) -> list[tuple[int, int]]:
     by_width: dict[int, list[int]] = {}
     for index, (start, end) in enumerate(runs):
         by_width.setdefault(end - start, []).append(index)
-    blank_lines = [m.start() for m in _BLANK_LINE_RE.finditer(text)]
+    breaks = sorted(set(block_starts).union(m.start() for m in _BLANK_LINE_RE.finditer(text)))
     spans: list[tuple[int, int]] = []
     i = 0
     while i < len(runs):
@@ -80,8 +89,8 @@ def _code_spans(text: str, blocks: Regions) -> list[tuple[int, int]]:
         same = by_width[end - start]
         k = bisect.bisect_right(same, i)
         j = same[k] if k < len(same) else -1
-        b = bisect.bisect_left(blank_lines, end)
-        if j < 0 or (b < len(blank_lines) and blank_lines[b] < runs[j][0]):
+        b = bisect.bisect_left(breaks, end)
+        if j < 0 or (b < len(breaks) and breaks[b] <= runs[j][0]):
             i += 1
             continue
         spans.append((start, runs[j][1]))

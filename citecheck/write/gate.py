@@ -77,11 +77,13 @@ def transform(draft: str, index: CorpusIndex, *, strict: bool = True, hybrid: bo
         text = _settle(text, index)
     listing = render_block(list(cited.numbered))
     if listing:
-        text = text.rstrip("\n") + "\n\n" + listing
+        text = text.rstrip("\n") + "\n\n"
     breaches = contract_breaches(scrubbed.removals, draft, block.start, index)
     if strict:  # the renderers have the last word: what they would link is taken out, or nothing is written
-        text, taken = fail_closed(text, index)
+        text, taken = fail_closed(text, index, listing)
         breaches += [Removal(max(draft.find(written), 0), written, "rendered", UNCORPUSED) for written in taken]
+    else:
+        text += listing
     return Transformed(text, tuple(breaches), tuple((label, src.id) for label, src in cited.numbered),
                        cited.unknown)
 

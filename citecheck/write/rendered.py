@@ -120,8 +120,11 @@ _FUZZY_HREF_RE = re.compile(r"^https?://[^/?#@:]+$", re.IGNORECASE)
 _MAX_PASSES = 5
 
 
-def fail_closed(text: str, index: CorpusIndex) -> tuple[str, list[str]]:
-    """`text` with every rendered link outside the corpus taken out, and the links taken out.
+def fail_closed(text: str, index: CorpusIndex, generated: str = "") -> tuple[str, list[str]]:
+    """`text` + `generated` with every rendered link outside the corpus taken out of `text`, and the
+    links taken out. `generated` (the citation list, built from the corpus) is rendered with `text`
+    but never edited: taking a link's words out of it would cut a source ID out of an entry, and the
+    next run would no longer recognise the list (write output is a fixed point).
 
     A schemeless host with nothing after it (`Amazon.com`, which only linkify makes a link) keeps
     its words: its dots are escaped, which no renderer links. Anything else found in the text is
@@ -135,9 +138,9 @@ def fail_closed(text: str, index: CorpusIndex) -> tuple[str, list[str]]:
     """
     taken: list[str] = []
     for _ in range(_MAX_PASSES):
-        found = _distinct(leaks(text, index))
+        found = _distinct(leaks(text + generated, index))
         if not found:
-            return text, taken
+            return text + generated, taken
         before = text
         for last_resort in (False, True):
             for link in found:
