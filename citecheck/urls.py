@@ -57,8 +57,20 @@ def dedupe_key(url: str) -> str:
     scheme and a leading `www.` folded, trailing slash on the path ignored.
 
     Idempotent: a key read back as a URL gives itself (a key has no scheme, so scheme-less input is
-    read as `host/path`; opaque URLs such as `mailto:` keep their scheme in the key).
+    read as `host/path`; opaque URLs such as `mailto:` keep their scheme in the key). w3lib does not
+    promise a fixed point (in `;`-parameters it escapes a `[` once a trailing `//` is gone:
+    '(http://&amp;[http://'), so the key is re-read until it gives itself, at most twice more.
     """
+    key = _key(url)
+    for _ in range(2):
+        again = _key(key)
+        if again == key:
+            break
+        key = again
+    return key
+
+
+def _key(url: str) -> str:
     from w3lib.url import canonicalize_url, url_query_cleaner
 
     text = _with_scheme(_C0_EDGES.sub("", url.replace("\t", "").replace("\n", "").replace("\r", "")))

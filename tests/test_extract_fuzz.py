@@ -69,6 +69,7 @@ def test_bare_matches_are_exact_ordered_and_disjoint(text: str) -> None:
                                                                   "mailto:A@b.com", "http://[::1]:8080/x/"])))
 @example("Ahttps://a.com/x&amp;[")  # another scheme with a host: w3lib left '[' unescaped, the key read back escaped it
 @example("ftp://a.com/a b[")
+@example("(http://&amp;[http://")  # w3lib escaped the `[` of a `;`-parameter only once its trailing '//' was gone
 def test_dedupe_key_is_idempotent(url: str) -> None:
     key = dedupe_key(url)
     assert dedupe_key(key) == key, (url, key)
