@@ -217,6 +217,7 @@ class PageStage:
         # a batch's result (its completed, unslimmed pages) is freed as soon as it is taken
         self._some_done = False
         self._memo: list[Future[Any]] = []
+        self._here: list[Any] = []  # shares of the shardable memo rules the parent runs (`_share_memo`)
         self._shared = False  # the shardable memo rules' shares are sent
         self._unparsed = False  # some page came with a body still to parse (its facts are not known yet)
         self.judges = Judges(engine, self.documents, corpus)
@@ -338,21 +339,24 @@ class PageStage:
         from citecheck.support.claims import cited_claims, cited_pages
 
         self._shared = True
-
-        parts = max(1, self.workers)
+        # with a pool the parent takes the last share (`results`): it would only wait, and M008 is
+        # the run's tail (1.3 s on the 5,000-link benchmark's one worker on two cores)
+        parts = self.workers + 1 if self.pool is not None else 1
         for index, doc in enumerate(self.documents):
             claims = cited_claims(doc) if parts > 1 else []
             for part in range(parts):
-                if parts > 1:
-                    pages = {url: claim_view(page) for url, page in cited_pages(claims[part::parts], self.pages).items()}
-                elif self.pool is not None:  # one worker's whole share: still only what a claim is judged on
-                    pages = {url: claim_view(page) for url, page in self.pages.items()}
+                if parts == 1:
+                    self._memo.append(self._task("memo", (index, self.pages, (0, 1))))
+                elif part == parts - 1:
+                    self._here.append((index, cited_pages(claims[part::parts], self.pages), (part, parts)))
                 else:
-                    pages = self.pages
-                self._memo.append(self._task("memo", (index, pages, (part, parts))))
+                    pages = {url: claim_view(page) for url, page in cited_pages(claims[part::parts], self.pages).items()}
+                    self._memo.append(self._task("memo", (index, pages, (part, parts))))
 
     def results(self) -> dict[str, list[Finding]]:
         """The pool's findings by document path (waits for them); a lost worker is an E000 on each document."""
+        while self._here:  # the parent's share of the shardable memo rules, as the pool does the rest
+            self._note(self.judges.memo(self._here.pop()))
         for future in self._memo:
             try:
                 self._note(future.result())
