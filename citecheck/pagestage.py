@@ -25,15 +25,15 @@ level with `if __name__ == "__main__":` (a worker imports the main module).
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from citecheck.engine.run import Engine, Memo
+from citecheck.engine.run import Engine
 from citecheck.models import Corpus, Document, Finding, Link, Location, Page
+from citecheck.pageworker import Cites, Item, Judges, _call, _start_worker
 from citecheck.spool import Spool
 
 if TYPE_CHECKING:
@@ -41,10 +41,6 @@ if TYPE_CHECKING:
 
 PARALLEL_MIN_URLS = 300  # below this, starting workers costs more than it saves
 BATCH = 64  # pages per task: large enough that a task's overhead is small, small enough to keep both busy
-NICE = 10  # workers yield to the fetch loop (and, on a loopback benchmark, to the server)
-
-Cites = list[tuple[str, list[Link]]]  # (document path, the links citing one URL), per document
-Item = tuple[str, Page, Any, Cites]  # (URL as cited, its page, its facts.Raw when unparsed, who cites it)
 
 
 def worker_count() -> int:
@@ -70,106 +66,6 @@ def split(engine: Engine) -> tuple[Engine, Engine]:
     meta = [r for r in engine.active if r.spec.stage == "engine"]
     return (Engine([r for r in engine.active if not pool_rule(r)]),
             Engine([r for r in engine.active if pool_rule(r)] + meta))
-
-
-class Judges:
-    """What a worker holds: the pool's engine, the run's documents and corpus (for M008's shares),
-    and each host's sibling-probe text once parsed."""
-
-    def __init__(self, engine: Engine, documents: list[Document], corpus: Corpus | None) -> None:
-        self.engine, self.documents, self.corpus = engine, documents, corpus
-        self.siblings: dict[str, str] = {}
-        self.nice_from_start = True  # in a worker: yield to the fetch loop from the start, else from its first parse
-        self.nice_on_parse = False  # set in a worker that yields from its first parse (never in the parent)
-
-    def pages(self, items: list[Item] | str) -> tuple[list[Finding], list[Page]]:
-        """Complete the unparsed pages, judge every link citing each; the findings and the completed
-        pages. `items` may be the path of a spooled batch (`Spool`)."""
-        batch: list[Item] = Spool.take(items) if isinstance(items, str) else items
-        found: list[Finding] = []
-        completed: list[Page] = []
-        for url, page, raw, cites in batch:
-            if raw is not None:
-                if self.nice_on_parse:  # a fetched body: the run is fetching, the fetch loop comes first
-                    self.nice_on_parse = False
-                    _nice()
-                page = self._complete(page, raw)
-                completed.append(page)
-            for path, links in cites:
-                found += self.engine.check_pages(links, {url: page}, path)
-        return found, completed
-
-    def ready(self, _: None) -> None:
-        """Nothing: a first task, so that the pool starts every worker."""
-
-    def memo(self, share: tuple[int, dict[str, Page], tuple[int, int]]) -> list[Finding]:
-        """The shardable memo rules on (document index, the pages its share cites, share)."""
-        index, pages, part = share
-        return self.engine.check_memo(Memo(self.documents[index], self.corpus, pages, part))
-
-    def _complete(self, page: Page, raw: Any) -> Page:
-        from citecheck.fetch.facts import complete, sibling_sample
-
-        text = None
-        if raw.sibling is not None:  # one probe serves every page of its host: parse it once
-            probe = raw.sibling[0]
-            if probe not in self.siblings:
-                self.siblings[probe] = sibling_sample(raw.sibling)
-            text = self.siblings[probe]
-        return complete(page, raw, text)
-
-
-_JUDGES: list[Judges] = []  # in a worker process only: what the pool's initializer built from its arguments
-
-
-def _start_worker(judges: Judges | str, spool: str) -> None:
-    """A worker's initializer. `judges` usually comes as the path of a spooled copy: written inline,
-    a run's documents (megabytes on a 5,000-link memo) would block the parent's start of each worker
-    until the new process had imported enough to read them."""
-    import atexit
-    import multiprocessing
-    import signal
-    import threading
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: no worker tracebacks
-    # When the pool lets a worker go, its results have gone through the pool's queue and it has
-    # nothing left to write: tearing its heap down (rules, documents, memo caches) only kept the
-    # parent waiting in `close` (0.2-0.3 s of a re-audit). Handlers registered later still run first.
-    atexit.register(os._exit, 0)
-    parent = multiprocessing.parent_process()
-    if parent is not None:  # the pool may never get to say goodbye (SIGKILL): leave with the parent
-        threading.Thread(target=_exit_with, args=(parent.sentinel, spool), name="citecheck-parent-watch",
-                         daemon=True).start()
-    if isinstance(judges, str):
-        import pickle
-
-        with open(judges, "rb") as spooled:  # kept: every worker reads it; `Spool.close` removes it
-            judges = pickle.load(spooled)
-    assert isinstance(judges, Judges)
-    if judges.nice_from_start:
-        _nice()
-    else:
-        judges.nice_on_parse = True
-    _JUDGES.append(judges)
-
-
-def _nice() -> None:
-    try:
-        os.nice(NICE)
-    except OSError:
-        pass
-
-
-def _exit_with(sentinel: int, spool: str) -> None:
-    from multiprocessing.connection import wait
-
-    wait([sentinel])
-    shutil.rmtree(spool, ignore_errors=True)  # the parent could not: its batches would stay behind
-    os._exit(1)  # the parent is gone: nobody is left to take a result or a cleanup
-
-
-def _call(method: str, argument: Any) -> Any:
-    return getattr(_JUDGES[0], method)(argument)
 
 
 def slim(page: Page) -> Page:
@@ -217,6 +113,7 @@ class PageStage:
         # a batch's result (its completed, unslimmed pages) is freed as soon as it is taken
         self._some_done = False
         self._memo: list[Future[Any]] = []
+        self._batches: dict[Future[Any], Any] = {}  # each running batch as sent (`_steal`)
         self._here: list[Any] = []  # shares of the shardable memo rules the parent runs (`_share_memo`)
         self._shared = False  # the shardable memo rules' shares are sent
         self._unparsed = False  # some page came with a body still to parse (its facts are not known yet)
@@ -287,18 +184,33 @@ class PageStage:
 
     def _send(self) -> None:
         if self._batch:
-            future = self._task("pages", self._spool.put(self._batch) if self._spool else self._batch)
+            batch = self._spool.put(self._batch) if self._spool else self._batch
+            future = self._task("pages", batch)
             self._batch = []
             self._running.append(future)
+            self._batches[future] = batch
             future.add_done_callback(self._note_done)
+
+    def _steal(self) -> None:
+        """Done adding pages, the parent judges the batches no worker has started, from the last
+        back (the workers take them from the first), instead of waiting for them."""
+        for future in reversed(self._running[:]):
+            if not future.cancel():  # a worker has it, and every batch before it
+                return
+            self._running.remove(future)
+            self._complete(*self.judges.pages(self._batches.pop(future)))
 
     def _take(self, future: Future[Any]) -> None:
         self._running.remove(future)
+        self._batches.pop(future, None)
         try:
             found, completed = future.result()
         except Exception as err:  # noqa: BLE001 - a lost worker is reported, never a silent pass
             self.lost = self.lost or f"{type(err).__name__}: {err}"
             return
+        self._complete(found, completed)
+
+    def _complete(self, found: list[Finding], completed: list[Page]) -> None:
         self._note(found)
         for page in completed:
             self.pages[page.url] = slim(page)
@@ -325,6 +237,7 @@ class PageStage:
         """No more pages: wait for them, send the shardable memo rules' shares (if `flush` could
         not); the slim pages."""
         self.flush()
+        self._steal()
         while self._running:  # as they come: a result's pages are slimmed and its batch freed at once
             wait(self._running, return_when=FIRST_COMPLETED)
             for future in [f for f in self._running if f.done()]:

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 import citecheck
-from citecheck import pagestage
+from citecheck import pagestage, pageworker
 from citecheck.config import Config, FetchConfig
 
 PATHS = ["/article", "/missing", "/gone", "/soft404", "/pdf", "/deep", "/latin1", "/linkedin", "/cf", "/chain/2",
@@ -178,6 +178,7 @@ def test_a_lost_worker_is_an_internal_error_not_a_clean_pass(served: Any, tmp_pa
     memo.write_text(f"# M\n\nA claim ([a]({served.base}/article)) and ([b]({served.base}/echo?die=/die)).\n",
                     encoding="utf-8")
     used = _pooled(monkeypatch)
+    monkeypatch.setattr(pagestage.PageStage, "_steal", lambda self: None)  # the batch must die in a worker
     report = citecheck.audit([str(memo)], _config(), online=True, registry=registry)
     assert used == [True]
     assert report.crashed and any(f.rule == "E000" and "worker" in f.message for f in report.findings)
@@ -350,7 +351,7 @@ def test_a_worker_yields_to_the_fetch_loop_from_its_first_fetched_body(monkeypat
     from citecheck.models import Outcome, Page
 
     niced: list[int] = []
-    monkeypatch.setattr(pagestage, "_nice", lambda: niced.append(1))
+    monkeypatch.setattr(pageworker, "_nice", lambda: niced.append(1))
     url = "https://example.org/a"
     cached = Page(url=url, outcome=Outcome.OK, status=200, title="A", text_sample="Some text.")
     fetched = (url, Page(url=url, outcome=Outcome.OK, status=200), Raw(b"<title>A</title><p>Text.</p>", "text/html"), [])
@@ -393,3 +394,22 @@ def test_the_shares_go_with_the_last_batch_when_no_page_waits_to_be_parsed() -> 
         stage.finish()
         assert calls == ["pages", "memo"] and [f.rule for f in stage.results()["m.md"]] == ["M008"]
         stage.close()
+
+
+def _by_process(fetched: Any, options: Any) -> Any:
+    from citecheck.models import Hit
+
+    yield Hit(f"{fetched.page.title} by {os.getpid()}", fetched.link.location, fetched.link.url)
+
+
+def test_the_parent_takes_over_batches_no_worker_has_started() -> None:
+    """Once every page is in, the parent judges the waiting batches from the last back while the
+    worker goes on from the first: each page judged once, as in-process, some of them by the parent."""
+    from citecheck.engine.run import Engine
+
+    count = 30 * pagestage.BATCH
+    stage = pagestage.PageStage(Engine([_page_rule("H901", _by_process)]), _documents(count), workers=1)
+    found = _stage_findings(stage, count)
+    titles = sorted(m.split(" by ")[0] for _, _, m in found)
+    assert titles == sorted(f"p{i}" for i in range(count))  # every page once
+    assert any(m.endswith(f" by {os.getpid()}") for _, _, m in found)  # the parent judged some batches
