@@ -70,13 +70,8 @@ def command(runs: tuple[str, ...], output: str, report_path: str | None, csv_pat
     payload = {"version": 1, "runs": list(runs), "urls": [e.to_dict() for e in ordered],
                "summary": {"distinct_urls": len(ordered), "occurrences": sum(e.occurrences for e in ordered),
                            "fetched": len(pages), "verdicts": dict(sorted(verdicts.items()))}}
-    atomic_write(output, json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
-    if report_path:
-        atomic_write(report_path, markdown_report(ordered))
-    if csv_path:
-        atomic_write(csv_path, csv_report(ordered))
-    if corpus_out:
-        write_corpus_out(corpus_out, [e.url for e in ordered if e.verdict == "ok"], config)
+    _write(output, payload, ordered, config, (report_path, markdown_report(ordered)) if report_path else None,
+           csv_path, corpus_out)
     click.echo(f"{len(ordered)} distinct URL(s) from {len(runs)} run(s): "
                + ", ".join(f"{v} {k}" for k, v in sorted(verdicts.items())), err=True)
 
@@ -102,15 +97,22 @@ def _from_cache(config: Any, output: str, report_path: str | None, csv_path: str
         verdicts[e.verdict] = verdicts.get(e.verdict, 0) + 1
     payload = {"version": 1, "cache": where, "urls": [e.to_dict() for e in ordered],
                "summary": {"distinct_urls": len(ordered), "verdicts": dict(sorted(verdicts.items()))}}
+    _write(output, payload, ordered, config,
+           (report_path, cache_markdown_report(ordered, where)) if report_path else None, csv_path, corpus_out)
+    click.echo(f"{len(ordered)} URL(s) with facts in {where}: "
+               + ", ".join(f"{v} {k}" for k, v in sorted(verdicts.items())), err=True)
+
+
+def _write(output: str, payload: dict[str, Any], ordered: list[Any], config: Any,
+           report: tuple[str, str] | None, csv_path: str | None, corpus_out: str | None) -> None:
+    """The JSON list, then the Markdown report (path, text), the CSV and the corpus when asked for."""
     atomic_write(output, json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
-    if report_path:
-        atomic_write(report_path, cache_markdown_report(ordered, where))
+    if report is not None:
+        atomic_write(*report)
     if csv_path:
         atomic_write(csv_path, csv_report(ordered))
     if corpus_out:
         write_corpus_out(corpus_out, [e.url for e in ordered if e.verdict == "ok"], config)
-    click.echo(f"{len(ordered)} URL(s) with facts in {where}: "
-               + ", ".join(f"{v} {k}" for k, v in sorted(verdicts.items())), err=True)
 
 
 def write_corpus_out(path: str, urls: list[str], config: Any) -> None:
