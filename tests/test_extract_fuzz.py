@@ -14,7 +14,8 @@ from citecheck.urls import dedupe_key
 PIECES = ["[", "]", "(", ")", "<", ">", "`", "```\n", "http://", "https://a.com/x", "www.", ".", "&amp;", "&#x41;",
           "\\", "_", "*", "\n", "\n\n", " ", "|", "# ", "- ", "> ", "    ", "!", "[^1]", "[^1]: ", ":", "hxxp", "[.]",
           "a", "b.com", "/", "?", "=", "&", "\t", "<a href=\"", "\"", "'", "%41", "é", "\u00a0", "[x]: ", "<!--",
-          "-->", "\r\n", "\r", "[src-001]", "~", "<needs-source/>", "<img src=", "srcset=", "---\n", "|---|\n", "<pre>", "</p>"]
+          "-->", "\r\n", "\r", "[src-001]", "~", "<needs-source/>", "<img src=", "srcset=", "---\n", "|---|\n", "<pre>", "</p>",
+          "<![", "<!", "]]>", "<?", "CDATA[", "<![if ", "<![endif]>", "<!DOCTYPE"]
 SOURCES = st.lists(st.one_of(st.sampled_from(PIECES), st.text(max_size=4)), max_size=40).map("".join)
 FAST = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -44,6 +45,10 @@ def test_every_position_points_at_the_url_as_written(text: str, kind: str) -> No
 
 @FAST
 @given(st.text(max_size=200), st.sampled_from(["markdown", "html", "text"]))
+@example("<![0", "html")  # html.parser's _markupbase raised AssertionError('expected name token')
+@example("a<![1]", "html")
+@example("<![foo]> <a href='https://a.com/x'>x</a>", "html")  # unknown marked-section keyword
+@example("<p><![0 <a href='https://a.com/x'>x</a>", "markdown")  # inline HTML in Markdown goes through the scanner too
 def test_arbitrary_text_never_crashes(text: str, kind: str) -> None:
     try:
         document = extract_document("memo", text, kind)

@@ -107,6 +107,19 @@ class _Tokenizer(std.HTMLParser):
     def unknown_decl(self, data: str) -> None:
         self._markup()
 
+    def parse_marked_section(self, i: int, report: int = 1) -> int:
+        """`<![` as browsers read it in HTML content: anything but a marked section `_markupbase` knows
+        (CDATA, IE's `<![if …]>`) is a bogus comment ending at the first `>`. The standard tokenizer
+        raises AssertionError on those (`<![0`, `<![foo]>`), which must never end a run."""
+        try:
+            return super().parse_marked_section(i, report)
+        except AssertionError:
+            end = self.rawdata.find(">", i + 3)
+            if end < 0:
+                return -1  # incomplete: at close() html.parser reads the rest as text
+            self._markup()
+            return end + 1
+
     def run(self) -> Scan:
         self.feed(self.text)
         self.close()
