@@ -1,6 +1,7 @@
 """HTML memos: exact positions for attribute values, text runs (tails included), markers and comments."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -112,3 +113,19 @@ def test_position_holds_when_the_two_parsers_disagree(monkeypatch: pytest.Monkey
         link = next(link for link in document.links if link.kind is LinkKind.HTML)
         source = document.text
         assert at(source, link).startswith(link.raw) and link.location.line in (3, 5), link
+
+
+@pytest.mark.parametrize("odd", ["<![0", "a<![1]", "<![foo]>", "<p>x <![0 y</p>"])
+def test_unknown_marked_sections_never_end_an_audit(tmp_path: Path, odd: str) -> None:
+    """`<![` that opens no marked section the tokenizer knows raised AssertionError from `_markupbase`
+    and killed a whole directory walk: it is markup, and the links around it are still found."""
+    from click.testing import CliRunner
+
+    from citecheck.cli import main
+
+    (tmp_path / "a.html").write_text(f"<p>{odd}</p><p><a href='https://example.com/a'>a</a></p>", encoding="utf-8")
+    (tmp_path / "b.md").write_text("See [b](https://example.com/b).\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["audit", "--offline", "--format", "json", str(tmp_path)])
+    assert result.exit_code == 1, result.output
+    urls = {f["url"] for f in json.loads(result.stdout)["findings"]}
+    assert {"https://example.com/a", "https://example.com/b"} <= urls
