@@ -25,7 +25,7 @@ from citecheck.extract.htmlscan import Scan, scan_html
 from citecheck.models import Document, Link, LinkKind
 
 ROOT = Path(__file__).resolve().parent.parent
-REALWORLD = ROOT.parent / "shared" / "realworld"
+REALWORLD = (ROOT.parent / "shared" / "realworld").resolve()  # lychee reports the paths it is given; ours are resolved
 PEER = REALWORLD / "peer-fixtures"
 if not REALWORLD.is_dir():
     pytest.skip("../shared/realworld is not beside this checkout", allow_module_level=True)

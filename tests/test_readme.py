@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from tools import share_site_packages
 
 ROOT = Path(__file__).resolve().parent.parent
 BLOCK = re.compile(r"<!-- runnable exit=(\d+) -->\n```sh\n(.*?)```", re.DOTALL)
@@ -45,6 +46,7 @@ def checkout(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def venv(tmp_path_factory: pytest.TempPathFactory, checkout: Path) -> Path:
     path = tmp_path_factory.mktemp("readme-venv")
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(path)], check=True)
+    share_site_packages(path)
     # Blocks after the quick start assume it ran; install once here so each block can run alone.
     subprocess.run([str(path / "bin" / "python3"), "-m", "pip", "install", "-q", "--no-deps", "-e", "."], cwd=checkout,
                    env={**os.environ, **_OFFLINE}, check=True, capture_output=True)

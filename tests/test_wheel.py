@@ -16,6 +16,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from tools import share_site_packages
 
 pytestmark = pytest.mark.slow
 
@@ -55,6 +56,7 @@ def venv(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A fresh venv that sees the dependencies (system site-packages) and has the wheel installed."""
     env_dir = tmp_path_factory.mktemp("venv")
     _run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", env_dir], cwd=env_dir)
+    share_site_packages(env_dir)
     python = env_dir / "bin" / "python"
     _run([python, "-m", "pip", "install", "--no-deps", "--no-index", "--quiet", wheel], cwd=env_dir, timeout=300)
     return env_dir

@@ -7,6 +7,7 @@ distribution is missing, so a broken test environment cannot pass as a green run
 from __future__ import annotations
 
 import importlib.metadata
+import site
 from pathlib import Path
 
 import pytest
@@ -36,3 +37,13 @@ def artifacts_dir() -> Path:
     path = Path(os.environ.get("CITECHECK_TEST_ARTIFACTS") or Path(tempfile.gettempdir()) / "citecheck-test-artifacts")
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def share_site_packages(venv_dir: Path) -> None:
+    """Let a throw-away venv made with `--system-site-packages` see this interpreter's site-packages too.
+
+    From a virtualenv, "system" means the base interpreter, which lacks the test run's dependencies; a
+    `.pth` of path lines adds them without running their `.pth` files (so an editable install of the
+    checkout stays invisible there). From the system interpreter the paths are already visible."""
+    site_dir = next((venv_dir / "lib").glob("python3*/site-packages"))
+    (site_dir / "_citecheck_test_run.pth").write_text("\n".join(site.getsitepackages()) + "\n", encoding="utf-8")
