@@ -107,7 +107,7 @@ class _Tokenizer(std.HTMLParser):
     def unknown_decl(self, data: str) -> None:
         self._markup()
 
-    def parse_marked_section(self, i: int, report: int = 1) -> int:
+    def parse_marked_section(self, i: int, report: bool = True) -> int:
         """`<![` as browsers read it in HTML content: anything but a marked section `_markupbase` knows
         (CDATA, IE's `<![if …]>`) is a bogus comment ending at the first `>`. The standard tokenizer
         raises AssertionError on those (`<![0`, `<![foo]>`), which must never end a run."""
