@@ -25,6 +25,7 @@ SUBCOMMANDS = {
     "baseline": "Record today's findings; audits then report only new ones.",
     "rules": "List the rules or explain one.",
     "cache": "Inspect, prune, clear or migrate the fetch cache (SQLite or a PostgreSQL team cache).",
+    "mcp": "Serve a corpus to agents over the Model Context Protocol (stdio).",
 }
 
 

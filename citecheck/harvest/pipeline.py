@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -50,11 +50,13 @@ def harvest(outline: Outline | str | Path | None = None, *, providers: Sequence[
 
 async def harvest_async(outline: Outline | str | Path | None = None, *, providers: Sequence[str] = (),
                         config: Config | None = None, urls: str | None = None, query: str | None = None,
-                        into: str | Path | None = None, gate: str = "default", progress: bool = False,
+                        into: str | Path | None = None, gate: str = "default",
+                        progress: bool | Callable[[str], None] = False,
                         registry: Registry | None = None, resolver: Any = None,
                         extract_workers: int | None = None, min_excerpt: int | None = None) -> HarvestResult:
     """Harvest from an async caller. `into` is the corpus being merged into (IDs stay stable);
-    `gate` is strict|default|lenient; `progress` prints stage lines on stderr; `min_excerpt` is the
+    `gate` is strict|default|lenient; `progress` prints stage lines on stderr (or, a callable, is
+    given each line: the MCP server turns them into progress notifications); `min_excerpt` is the
     main text a source needs (default `harvest.min_excerpt`, else 200 characters).
 
     Raises NetworkUnavailableError when no host the run fetched from answered (nothing is judged)."""
@@ -166,9 +168,13 @@ def _open_cache(config: Config) -> Any:
 
 
 class _Say:
-    def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled
+    def __init__(self, progress: bool | Callable[[str], None]) -> None:
+        self.sink = progress if callable(progress) else _stderr if progress else None
 
     def __call__(self, message: str) -> None:
-        if self.enabled:
-            print(f"harvest: {message}", file=sys.stderr, flush=True)
+        if self.sink is not None:
+            self.sink(message)
+
+
+def _stderr(message: str) -> None:
+    print(f"harvest: {message}", file=sys.stderr, flush=True)
