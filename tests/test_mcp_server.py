@@ -132,6 +132,11 @@ async def test_agent_harvests_reads_and_gates_through_the_server(served: str, tm
             ("https://evil.example.org/freight-report", "uncorpused-url", 3)]
         assert {f["rule"] for f in gated["findings"]} >= {"M006", "M009"}
 
+        guarded = await call(session, "add_sources", {"urls": ["http://169.254.169.254/latest/meta-data/",
+                                                               f"http://127.0.0.1:{int(port) + 1}/admin"]})
+        assert [r["reasons"][0]["rule"] for r in guarded["results"]] == ["U004", "U004"]  # never fetched
+        assert "--allow" in guarded["results"][1]["reasons"][0]["message"]
+
         written = json.loads(corpus.read_text())
         assert [(s["id"], s["url"], s["section"]) for s in written] == [("src-001", article, "market")]
         assert json.loads((tmp_path / "corpus.json.ids").read_text())["high_water"] == 1
@@ -172,6 +177,9 @@ async def test_agent_harvests_reads_and_gates_through_the_server(served: str, tm
         assert prompt["source_ids"] == ["src-001", "src-002"] and prompt["excerpt_ids"] == ["src-002"]
         assert "http" not in prompt["system"] + prompt["user"] and "1 857 billion" in prompt["user"]
     assert "Traceback" not in (tmp_path / "server.err").read_text()
+    files = {str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.is_file()}
+    cache = {f for f in files if f.startswith("cache.sqlite")}
+    assert files - cache == {"config.yaml", "server.err", "corpus.json", "corpus.json.ids"}  # nothing else written
 
 
 async def test_outage_is_a_one_line_error_and_the_server_keeps_serving(tmp_path: Path) -> None:
