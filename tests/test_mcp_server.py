@@ -186,14 +186,19 @@ async def test_outage_is_a_one_line_error_and_the_server_keeps_serving(tmp_path:
     corpus = tmp_path / "corpus.json"
     corpus.write_text("[]\n")
     offline = [str(ROOT / "tests" / "mcp_offline.py")]
+    (tmp_path / "config.yaml").write_text("providers:\n  tavily: {base_url: 'http://127.0.0.1:9', retries: 0}\n")
     async with connect(tmp_path, "--corpus", str(corpus), "--allow", "harbor-data.org", "--no-cache",
-                       "--timeout", "2", script=offline) as session:
+                       "--timeout", "2", "--config", str(tmp_path / "config.yaml"), "--provider", "tavily",
+                       script=offline) as session:
         message = await error(session, "add_sources", {"urls": ["http://harbor-data.org/report",
                                                                 "http://harbor-data.org/annual"]})
         assert message.endswith("network unavailable: 0 of 1 hosts reachable; no verdicts recorded; "
                                 f"{corpus} is unchanged")
         message = await error(session, "check_urls", {"urls": ["http://harbor-data.org/report"]})
         assert "network unavailable" in message and "nothing is written" in message
+        message = await error(session, "search_sources", {"query": "harbor freight 2023"})
+        assert message.startswith("Error executing tool search_sources: every search provider failed, nothing was "
+                                  "searched: section search: tavily: cannot reach http://127.0.0.1:9")
         prompt = await call(session, "prompt", {})
         assert prompt["source_ids"] == []
     assert corpus.read_text() == "[]\n" and not (tmp_path / "corpus.json.ids").exists()

@@ -16,7 +16,7 @@ from typing import Any
 from citecheck.agents import cards
 from citecheck.agents.results import AddResult, CheckResult, GateResult, PromptResult, SearchResult, SourceEntry
 from citecheck.config import Config, load_config
-from citecheck.errors import UsageError
+from citecheck.errors import ProviderError, UsageError
 from citecheck.extract import load_corpus
 from citecheck.harvest import HarvestResult, harvest_async, write_outputs
 from citecheck.harvest.corpus import write_corpus
@@ -77,7 +77,7 @@ class CorpusSession:
         sid = section or "search"
         outline = self._outline(Section(sid, sid, queries=(Query(query),), providers=names), "mcp:search_sources",
                                 limit=max_results)
-        result = await self._harvest(outline, into=True, progress=progress)
+        result = await self._harvest(outline, into=True, progress=progress, refuse=_all_failed(len(names)))
         return cards.search_result(result, query, sid, list(names))
 
     async def add(self, urls: Sequence[str], section: str | None = None, progress: Progress | None = None) -> AddResult:
@@ -130,12 +130,15 @@ class CorpusSession:
         return PromptResult(sid, rendered.system, rendered.user, list(rendered.source_ids), list(rendered.excerpt_ids),
                             rendered.tokens, rendered.trimmed, list(rendered.notes))
 
-    async def _harvest(self, outline: Outline, *, into: bool, progress: Progress | None) -> HarvestResult:
+    async def _harvest(self, outline: Outline, *, into: bool, progress: Progress | None,
+                       refuse: Callable[[HarvestResult], None] | None = None) -> HarvestResult:
         async with self._lock:  # one writer of the corpus file at a time
             result = await harvest_async(outline, config=self.config, into=self.corpus_path if into else None,
                                          gate=self.gate_name, progress=progress or False,
                                          min_excerpt=self.min_excerpt, extract_workers=self.extract_workers,
                                          registry=self._registry())
+            if refuse is not None:
+                refuse(result)
             if into:
                 write_outputs(result, self.corpus_path, rejects_path=self.rejects_path)
         return result
@@ -152,6 +155,15 @@ class CorpusSession:
         if self._rules is None:
             self._rules = build_registry(self.config.packs)
         return self._rules
+
+
+def _all_failed(asked: int) -> Callable[[HarvestResult], None]:
+    """A search whose every provider failed found nothing because it could not ask: an error, never
+    an empty result (and nothing is written)."""
+    def refuse(result: HarvestResult) -> None:
+        if asked and len(result.errors) >= asked:
+            raise ProviderError(f"every search provider failed, nothing was searched: {'; '.join(result.errors)}")
+    return refuse
 
 
 def _listing(section: str, urls: Sequence[str]) -> Section:
