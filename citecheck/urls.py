@@ -1,4 +1,5 @@
-"""URL helpers: host, registrable domain (tldextract, offline snapshot) and the dedupe key."""
+"""URL helpers: host, registrable domain (tldextract, offline snapshot), the dedupe key (which URLs
+name one source) and the fact key (which URLs are one request)."""
 from __future__ import annotations
 
 import re
@@ -10,6 +11,9 @@ _SCHEME_RE = re.compile(r"^[a-z][a-z0-9+.-]*:(?!\d+(?:[/?#]|$))", re.IGNORECASE)
 
 _C0_EDGES = re.compile(r"^[\x00-\x20]+|[\x00-\x20]+$")  # stripped by URL parsers (WHATWG)
 _NETWORK_SCHEMES = frozenset({"http", "https", "ftp", "ftps", "sftp", "ws", "wss"})
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+_PERCENT = re.compile(r"%([0-9A-Fa-f]{2})")
+_UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
 # Conservative: parameters that only ever track a click, never select content.
 TRACKING_PARAMS = (
@@ -111,3 +115,45 @@ def _network_key(host: str, port: int | None, path: str, query: str) -> str:
 
 def same_url(a: str, b: str) -> bool:
     return dedupe_key(a) == dedupe_key(b)
+
+
+@lru_cache(maxsize=65536)
+def fact_key(url: str) -> str:
+    """The key a fetched fact is stored and looked up under: the URL as requested, normalised only
+    where RFC 3986 (6.2.2) says the request stays the same: scheme and host in lower case, the
+    scheme's default port dropped, an empty path read as "/", percent-encoded unreserved characters
+    decoded and other escapes in upper case, the fragment (never sent) dropped.
+
+    Unlike `dedupe_key` it keeps everything that can change the answer: `www.`, the scheme, a
+    trailing slash, every query value and its order. A fact about one URL never answers for another.
+    """
+    text = url.strip().split("#", 1)[0]
+    try:
+        parts = urlsplit(text)
+        port = parts.port
+    except ValueError:
+        return text
+    scheme = parts.scheme.lower()
+    if not parts.netloc:
+        return text
+    userinfo, _, hostport = parts.netloc.rpartition("@")
+    host = hostport.lower()
+    if port is not None or hostport.endswith(":"):
+        host = host.rsplit(":", 1)[0]
+        if port is not None and port != _DEFAULT_PORTS.get(scheme):
+            host = f"{host}:{port}"
+    netloc = f"{userinfo}@{host}" if userinfo else host
+    path = _escapes(parts.path) or "/"
+    query = f"?{_escapes(parts.query)}" if parts.query or text.endswith("?") else ""
+    return f"{scheme}://{netloc}{path}{query}"
+
+
+def _escapes(part: str) -> str:
+    """Percent-encoded unreserved characters decoded, the other escapes in upper case."""
+    if "%" not in part:
+        return part
+
+    def one(match: re.Match[str]) -> str:
+        char = chr(int(match.group(1), 16))
+        return char if char in _UNRESERVED else "%" + match.group(1).upper()
+    return _PERCENT.sub(one, part)

@@ -29,14 +29,18 @@ def location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return str(tmp_path / "c.sqlite") if request.param == "sqlite" else str(request.getfixturevalue("pg_url"))
 
 
-def test_hit_miss_and_canonical_key(location: str) -> None:
+def test_hit_miss_and_exact_url(location: str) -> None:
+    """Facts answer for the URL fetched, spelled in any way that keeps the request the same, and for
+    no other URL of the same source (issue 26 item 6)."""
     with open_store(location) as cache:
         assert cache.get(OK.url, 30) is None
         cache.put(OK)
-        hit = cache.get("http://www.example.org/a/", 30)
-        assert hit is not None and hit.from_cache and hit.url == "http://www.example.org/a/"
+        hit = cache.get("HTTPS://Example.ORG:443/a?utm_source=x#part", 30)
+        assert hit is not None and hit.from_cache and hit.url == "HTTPS://Example.ORG:443/a?utm_source=x#part"
         assert replace(hit, url=OK.url, from_cache=False) == OK
-        assert cache.get("https://example.org/b", 30) is None
+        for other in ("http://www.example.org/a/", "https://example.org/a", "https://www.example.org/a?utm_source=x",
+                      "https://example.org/a/?utm_source=x", "https://example.org/b"):
+            assert cache.get(other, 30) is None, other
 
 
 def test_expiry_and_prune(location: str, monkeypatch: pytest.MonkeyPatch) -> None:

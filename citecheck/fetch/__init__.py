@@ -201,7 +201,7 @@ def open_cache(config: FetchConfig) -> FactCache | None:
     from citecheck.fetch.guard import Guard
 
     try:
-        return open_store(config.cache or None, guard=Guard(config.allow, config.allow_private))
+        return open_store(config.cache or None, guard=Guard(config.allow, config.allow_private, config.max_redirects))
     except InputError as err:
         print(f"citecheck: warning: {err}; fetching without a cache", file=sys.stderr)
         return None

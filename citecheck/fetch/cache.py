@@ -1,4 +1,4 @@
-"""The fetch cache: facts of past fetches in SQLite (the standard library's sqlite3), keyed by canonical URL.
+"""The fetch cache: facts of past fetches in SQLite (the standard library's sqlite3), keyed by the URL fetched.
 
 Stores facts, never verdicts, each with a lifetime by kind (DESIGN.md "The cache"):
 
@@ -12,6 +12,12 @@ The run's URL policy speaks before the cache does: `Cache(path, guard)` answers 
 guard would fetch now (scheme, credentials, address spellings, `--allow`, `--allow-private`), and
 only with rows fetched under the strict default policy or under this very policy (`Guard.key`), so
 a page fetched with `--allow 127.0.0.1:P` is never served to a run without it.
+
+A fact answers only for the URL that was fetched (`citecheck.urls.fact_key`: the URL normalised
+only where the request stays the same — scheme and host case, the default port, escapes of
+unreserved characters). It never answers for another spelling of the same source (`www.`, a
+trailing slash, the scheme, a repeated query value): those may be another page, or no page at all.
+The canonical `dedupe_key` merges citations and corpus IDs, never verdicts.
 
 WAL mode and a busy timeout let two processes audit at once. Which files it opens, refuses or
 rebuilds: `citecheck.fetch.cachefile`. A corrupt cache of its own is reported on stderr, moved aside
@@ -35,7 +41,7 @@ from citecheck.config import default_cache_path
 from citecheck.errors import CacheError, InputError
 from citecheck.fetch.cachefile import APPLICATION_ID, SCHEMA, header_mark, locked, open_cache
 from citecheck.models import Hop, Outcome, Page
-from citecheck.urls import dedupe_key
+from citecheck.urls import fact_key
 
 __all__ = ["NXDOMAIN_DAYS", "SCHEMA", "Cache", "FactCache", "cacheable", "default_path", "fact_kind", "is_team_cache",
            "open_store", "policy_key"]
@@ -84,7 +90,7 @@ def encode(page: Page, kind: str, policy: str) -> dict[str, Any]:
     """A row: small facts as JSON, the bulky samples as plain text columns (fast to read back)."""
     facts = page.to_dict()
     samples = {column: facts.pop(name) for column, name in _SAMPLES.items()}
-    return {"key": dedupe_key(page.url), "url": page.url, "fetched": time.time(), "kind": kind, "policy": policy,
+    return {"key": fact_key(page.url), "url": page.url, "fetched": time.time(), "kind": kind, "policy": policy,
             "outcome": page.outcome.value, "facts": json.dumps(facts, separators=(",", ":")), **samples}
 
 
@@ -176,14 +182,19 @@ class FactCache(ABC):
         """Run a storage operation (a backend may turn some failures into a warning and `fallback`)."""
         return action()
 
+    def _policy(self) -> Guard:
+        if self._guard_policy is None:
+            from citecheck.fetch.guard import Guard
+
+            self._guard_policy = Guard()
+        return self._guard_policy
+
     def admits(self, url: str) -> bool:
         """Whether the current policy would fetch `url` at all (checked before any lookup)."""
-        from citecheck.fetch.guard import Guard, Refused
+        from citecheck.fetch.guard import Refused
 
-        if self._guard_policy is None:
-            self._guard_policy = Guard()
         try:
-            self._guard_policy.vet_url(url)
+            self._policy().vet_url(url)
         except Refused:
             return False
         return True
@@ -204,16 +215,17 @@ class FactCache(ABC):
         return now - max_age_days * DAY, now - min(max_age_days, NXDOMAIN_DAYS) * DAY
 
     def _select(self, urls: list[str], oldest: tuple[float, float]) -> dict[str, Page]:
-        # Exact URLs first (one indexed lookup, no canonicalisation), then the canonical key for the rest.
-        found = dict(self._rows("url", urls, oldest))
-        rest: dict[str, list[str]] = {}
+        """Facts stored for exactly these URLs (by `fact_key`, one indexed lookup per 500)."""
+        asked: dict[str, list[str]] = {}
         for url in urls:
-            if url not in found:
-                rest.setdefault(dedupe_key(url), []).append(url)
-        for key, page in self._rows("key", list(rest), oldest):
-            for url in rest[key]:
-                found[url] = page
-        return {url: page if page.url == url else replace(page, url=url) for url, page in found.items()}
+            asked.setdefault(fact_key(url), []).append(url)
+        found: dict[str, Page] = {}
+        for key, page in self._rows("key", list(asked), oldest):
+            if page.chain and not self._policy().walks(page.chain):
+                continue  # a walk this run's policy would not make (`--max-redirects` lower now)
+            for url in asked[key]:
+                found[url] = page if page.url == url else replace(page, url=url)
+        return found
 
     def put(self, page: Page) -> None:
         self.put_many([page])

@@ -33,7 +33,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from citecheck.errors import CacheError
 from citecheck.fetch.cache import FactCache, decode
-from citecheck.urls import dedupe_key
+from citecheck.urls import fact_key
 
 if TYPE_CHECKING:
     from citecheck.fetch.guard import Guard
@@ -157,7 +157,7 @@ class PgCache(FactCache):
             yield fetched, kind, decode(*row)
 
     def _write(self, rows: list[dict[str, Any]], pages: list[Page]) -> int:
-        keys = list({dedupe_key(page.url) for page in pages})
+        keys = list({fact_key(page.url) for page in pages})
 
         def write() -> None:
             with self.pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
@@ -171,10 +171,10 @@ class PgCache(FactCache):
 
     def claim(self, url: str) -> bool:
         """Take the lease on `url` (True) unless another runner holds an unexpired one (False)."""
-        return bool(self.claim_keys([dedupe_key(url)], 1))
+        return bool(self.claim_keys([fact_key(url)], 1))
 
     def claim_keys(self, keys: list[str], limit: int) -> list[str]:
-        """Take the leases of at most `limit` of the canonical `keys` (first ones first) that no
+        """Take the leases of at most `limit` of the fact `keys` (`urls.fact_key`), first ones first, that no
         runner holds now; returns the keys claimed."""
         if not keys or limit < 1:
             return []
@@ -192,7 +192,7 @@ class PgCache(FactCache):
         self._query(f"UPDATE citecheck_leases SET expires = {_NOW} + %s WHERE owner = %s", [self.lease, self.owner])
 
     def release_keys(self, keys: list[str]) -> None:
-        """End this runner's claims on the canonical `keys`."""
+        """End this runner's claims on the fact `keys`."""
         if keys:
             self._query("DELETE FROM citecheck_leases WHERE key = ANY(%s) AND owner = %s", [keys, self.owner])
 

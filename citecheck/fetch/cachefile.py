@@ -26,7 +26,7 @@ from pathlib import Path
 from citecheck.errors import CacheError, InputError
 
 APPLICATION_ID = 0x43434B31  # "CCK1"
-SCHEMA = 3
+SCHEMA = 4  # 4: rows keyed by `urls.fact_key` (the URL fetched), no longer by the canonical dedupe key
 _HEADER = b"SQLite format 3\x00"
 _TABLES = frozenset({"pages", "extras"})
 _CREATE = (("CREATE TABLE pages (key TEXT PRIMARY KEY, url TEXT, fetched REAL, kind TEXT, policy TEXT, "

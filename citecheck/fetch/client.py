@@ -56,7 +56,7 @@ class Fetcher:
         """`robots`: the run's robots.txt rules when the caller asked them already (`fetch.opener`)."""
         self.config = config
         self.defer_parse = defer_parse
-        self.guard = Guard(config.allow, config.allow_private)
+        self.guard = Guard(config.allow, config.allow_private, config.max_redirects)
         self.cache = cache
         # With a team cache the per-host budget counts every runner's requests (`fetch.hosts`); a
         # request keeps its shared slot at most its time budget (and the close of the connection).

@@ -23,7 +23,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from citecheck.models import Page
-from citecheck.urls import dedupe_key
+from citecheck.urls import fact_key
 
 __all__ = ["Flight"]
 T = TypeVar("T")
@@ -48,7 +48,7 @@ class Flight:
         if not self.cache.admits(target):
             return None, await fetch()  # the guard refuses it: nothing to share
         future: asyncio.Future[Page | None] = asyncio.get_running_loop().create_future()
-        self.waiting[target] = (dedupe_key(target), future)
+        self.waiting[target] = (fact_key(target), future)
         if self._poller is None or self._poller.done():
             self._poller = asyncio.create_task(self._poll())
         self._wake.set()

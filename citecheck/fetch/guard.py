@@ -18,6 +18,7 @@ from yarl import URL
 from citecheck.allowlist import Allowed, parse_allow
 from citecheck.fetch.addresses import IPAddress, ip_refusal, literal_ip
 from citecheck.fetch.cache import policy_key
+from citecheck.models import Hop
 
 __all__ = ["Allowed", "Guard", "Refused", "ip_refusal", "parse_allow"]
 SCHEMES = ("http", "https")
@@ -35,10 +36,17 @@ class Refused(OSError):
 class Guard:
     """The policy: what may be requested and connected to."""
 
-    def __init__(self, allow: tuple[str, ...] = (), allow_private: bool = False) -> None:
+    def __init__(self, allow: tuple[str, ...] = (), allow_private: bool = False, max_redirects: int | None = None) -> None:
         self.allow_private = allow_private
         self.allowed = tuple(parse_allow(entry) for entry in allow)
         self.key = policy_key(allow, allow_private)  # what the cache files this run's facts under
+        self.max_redirects = max_redirects  # None: no limit of its own (the fetcher's config has one)
+
+    def walks(self, chain: tuple[Hop, ...]) -> bool:
+        """Whether a walk under this policy could have gone through `chain` (stored facts): no more
+        redirects than the run allows. The cache asks before it answers, so a stored walk never
+        outlives a lower `--max-redirects` (its hops' addresses are the policy key's business)."""
+        return self.max_redirects is None or sum(1 for hop in chain if hop.location) <= self.max_redirects
 
     def refusal(self, host: str, ip: IPAddress, port: int | None) -> str:
         """'' when connecting to `ip` (named `host`) on `port` is fine, else why not."""

@@ -1,8 +1,9 @@
 """One distinct URL through the gate: preflight → fetch (cache first) → page rules (on the page
 stage) → title check → main text for the candidates that passed.
 
-Candidates whose URLs share a dedupe key are judged together so each URL is fetched once per run;
-each keeps its own verdict (its own search title, its own section). A cached page is judged as is;
+Candidates whose URLs share a dedupe key are judged together; each distinct URL (`urls.fact_key`)
+is fetched once per run and judged on its own page (facts about `www.x.org/a/` never speak for
+`x.org/a`); each candidate keeps its own verdict (its own search title, its own section). A cached page is judged as is;
 only when a candidate passes and no main text is stored for that body is the page fetched again.
 """
 from __future__ import annotations
@@ -17,6 +18,7 @@ from citecheck.harvest.plan import Found
 from citecheck.harvest.titlecheck import check_title
 from citecheck.models import Finding, Link, LinkKind, Outcome, Page, Severity
 from citecheck.pagestage import PageStage
+from citecheck.urls import fact_key
 
 FLUSH_EVERY = 25
 
@@ -51,27 +53,33 @@ class Judge:
         verdicts = [Verdict(f) for f in group]
         for verdict, link in zip(verdicts, links):  # one link at a time: findings belong to their candidate
             self._fail(verdict, self.stage.parent.check_links([link], link.location.path))
-        alive = [(v, link) for v, link in zip(verdicts, links) if v.passed]
-        if not alive:
-            return verdicts
+        by_request: dict[str, list[tuple[Verdict, Link]]] = {}
+        for verdict, link in zip(verdicts, links):
+            if verdict.passed:  # each URL is judged on its own page: the dedupe key merges IDs, never verdicts
+                by_request.setdefault(fact_key(link.url), []).append((verdict, link))
+        for alive in by_request.values():
+            await self._judge_url(alive)
+        return verdicts
+
+    async def _judge_url(self, alive: list[tuple[Verdict, Link]]) -> None:
+        """The candidates citing one URL, judged on its page (and given its main text when they pass)."""
         url = alive[0][1].url
         page, body = await self._page(url)
         await self._judge_page(alive, page)
         if not any(v.passed for v, _ in alive) or page.outcome is not Outcome.OK:
-            return verdicts
+            return
         text = self.extractor.cached(page.content_hash)
         if text is None and body is None:  # cached facts but no stored main text: fetch the body again
             page, body = await self._fresh(url)
             await self._judge_page(alive, page)
             if not any(v.passed for v, _ in alive) or page.outcome is not Outcome.OK:
-                return verdicts
+                return
         if text is not None:
             self.texts_reused += 1
         else:
             text = await self.extractor.text(page.content_hash, body or b"", page.content_type, page.final_url or url)
         for verdict, _ in alive:
             verdict.text = text
-        return verdicts
 
     async def _judge_page(self, alive: list[tuple[Verdict, Link]], page: Page) -> None:
         for verdict, link in alive:
