@@ -86,14 +86,18 @@ def gather(runs: Iterable[str], include: Iterable[str] = DEFAULT_INCLUDE, exclud
 
 
 def from_cache(facts: Iterable[tuple[float, str, Page]]) -> tuple[dict[str, Entry], dict[str, Page]]:
-    """Entries and their pages from a cache's stored facts (`FactCache.every_fact`)."""
+    """Entries and their pages from a cache's stored facts (`FactCache.every_fact`): one entry per
+    source (dedupe key), with the facts of its URL fetched last (facts are stored per URL fetched)."""
+    latest: dict[str, tuple[float, str, Page]] = {}
+    for fetched, kind, page in facts:
+        key = dedupe_key(page.url)
+        if key not in latest or fetched > latest[key][0]:
+            latest[key] = (fetched, kind, page)
     entries: dict[str, Entry] = {}
     pages: dict[str, Page] = {}
-    for _fetched, kind, page in facts:
-        key = dedupe_key(page.url)
-        if key not in entries:
-            entries[key] = Entry(page.url, key, Location(CACHE_PATH, 1, 1), kind=kind)
-            pages[page.url] = page
+    for key, (_fetched, kind, page) in latest.items():
+        entries[key] = Entry(page.url, key, Location(CACHE_PATH, 1, 1), kind=kind)
+        pages[page.url] = page
     return entries, pages
 
 

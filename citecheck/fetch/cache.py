@@ -13,11 +13,8 @@ guard would fetch now (scheme, credentials, address spellings, `--allow`, `--all
 only with rows fetched under the strict default policy or under this very policy (`Guard.key`), so
 a page fetched with `--allow 127.0.0.1:P` is never served to a run without it.
 
-A fact answers only for the URL that was fetched (`citecheck.urls.fact_key`: the URL normalised
-only where the request stays the same — scheme and host case, the default port, escapes of
-unreserved characters). It never answers for another spelling of the same source (`www.`, a
-trailing slash, the scheme, a repeated query value): those may be another page, or no page at all.
-The canonical `dedupe_key` merges citations and corpus IDs, never verdicts.
+A fact answers only for the URL fetched (`urls.fact_key`), never for another spelling of the same
+source (`www.`, a trailing slash, a query value): the dedupe key merges citations and IDs, not verdicts.
 
 WAL mode and a busy timeout let two processes audit at once. Which files it opens, refuses or
 rebuilds: `citecheck.fetch.cachefile`. A corrupt cache of its own is reported on stderr, moved aside
