@@ -117,3 +117,18 @@ def test_argument_errors_are_one_line_and_never_echo_the_value() -> None:
     assert long.startswith("id: 'z\\nz") and long.endswith("… does not match ^src-\\d{3}$") and len(long) < 120
     folded = one_line(tool_error("first line\n  second line"))
     assert folded.content[0].text == "first line second line" and folded.is_error
+
+
+def test_mcp_refuses_a_corpus_it_cannot_create_or_read_in_one_line(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from citecheck.cli import main
+
+    (tmp_path / "a-file").write_text("")
+    missing = CliRunner().invoke(main, ["mcp", "--corpus", str(tmp_path / "a-file" / "c.json")])
+    assert missing.exit_code == 2 and missing.stdout == ""
+    assert missing.stderr.strip() == f"citecheck: error: {tmp_path / 'a-file' / 'c.json'}: cannot create the corpus: " \
+                                     "Not a directory"
+    (tmp_path / "bad.json").write_text("{not json")
+    broken = CliRunner().invoke(main, ["mcp", "--corpus", str(tmp_path / "bad.json")])
+    assert broken.exit_code == 2 and len(broken.stderr.strip().splitlines()) == 1 and "bad.json" in broken.stderr

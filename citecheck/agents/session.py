@@ -16,7 +16,7 @@ from typing import Any
 from citecheck.agents import cards
 from citecheck.agents.results import AddResult, CheckResult, GateResult, PromptResult, SearchResult, SourceEntry
 from citecheck.config import Config, load_config
-from citecheck.errors import ProviderError, UsageError
+from citecheck.errors import InputError, ProviderError, UsageError
 from citecheck.extract import load_corpus
 from citecheck.harvest import HarvestResult, harvest_async, write_outputs
 from citecheck.harvest.corpus import write_corpus
@@ -62,7 +62,10 @@ class CorpusSession:
     def open(self) -> Corpus:
         """The corpus, created empty (`[]`) when the file does not exist yet."""
         if not self.corpus_path.exists():
-            write_corpus(self.corpus_path, [])
+            try:
+                write_corpus(self.corpus_path, [])
+            except OSError as err:
+                raise InputError(f"{self.corpus_path}: cannot create the corpus: {err.strerror or err}") from None
         return self.corpus()
 
     def corpus(self) -> Corpus:
