@@ -132,3 +132,38 @@ def test_mcp_refuses_a_corpus_it_cannot_create_or_read_in_one_line(tmp_path: Pat
     (tmp_path / "bad.json").write_text("{not json")
     broken = CliRunner().invoke(main, ["mcp", "--corpus", str(tmp_path / "bad.json")])
     assert broken.exit_code == 2 and len(broken.stderr.strip().splitlines()) == 1 and "bad.json" in broken.stderr
+
+
+async def test_search_takes_the_outline_sections_preferred_sources(tmp_path: Path) -> None:
+    from aiohttp import web
+    from hostile_net import ServerThread
+
+    from citecheck.harvest.outline import load_outline
+
+    site = Path(__file__).resolve().parent.parent / "examples" / "pipeline" / "site"
+
+    async def page(request: web.Request) -> web.Response:
+        name = {"/stats/road-freight-2024": "road-freight-2024.html", "/rules": "mobility-package.html"}[request.path]
+        return web.Response(body=(site / name).read_bytes(), content_type="text/html")
+
+    app = web.Application()
+    app.router.add_get("/{tail:.*}", page)
+    with ServerThread(app) as server:
+        base = f"http://127.0.0.1:{server.port}"
+        (tmp_path / "directory.yaml").write_text(
+            f"sources:\n  - name: Freight Statistics Office\n    domain: 127.0.0.1\n    reports:\n"
+            f"      - {{url: '{base}/stats/road-freight-2024', title: Road freight statistics 2024, topics: [road freight]}}\n"
+            f"  - name: Transport Directorate\n    domain: 127.0.0.1\n    reports:\n"
+            f"      - {{url: '{base}/rules', title: Road freight rules, topics: [road freight]}}\n")
+        (tmp_path / "outline.yaml").write_text(
+            "title: Northwind\ncompany: {name: Northwind, geographies: [EU]}\ndirectory: directory.yaml\n"
+            "providers: [directory]\nsections:\n  - id: market\n    title: Market\n"
+            "    preferred_sources: [Freight Statistics Office]\n")
+        (tmp_path / "c.yaml").write_text("fetch:\n  allow: [127.0.0.1]\n  no-cache: true\n")
+        desk = CorpusSession(tmp_path / "corpus.json", load_config(str(tmp_path / "c.yaml")),
+                             load_outline(tmp_path / "outline.yaml"), extract_workers=0)
+        desk.open()
+        steered = await desk.search("road freight", "market")
+        anywhere = await desk.search("road freight", "other")
+    assert [s.url for s in steered.sources] == [f"{base}/stats/road-freight-2024"] and steered.rejected == 0
+    assert f"{base}/rules" in [s.url for s in anywhere.sources] + [r.url for r in anywhere.rejects]

@@ -78,8 +78,10 @@ class CorpusSession:
         if not names:
             raise UsageError("no search provider: name one in `providers`, or start the server with --provider NAME")
         sid = section or "search"
-        outline = self._outline(Section(sid, sid, queries=(Query(query),), providers=names), "mcp:search_sources",
-                                limit=max_results)
+        known = next((s for s in self.outline.sections if s.id == sid), None) if self.outline else None
+        planned = Section(sid, known.title if known else sid, known.questions if known else (), (Query(query),),
+                          known.preferred_sources if known else (), names)  # the outline's section steers directory
+        outline = self._outline(planned, "mcp:search_sources", limit=max_results)
         result = await self._harvest(outline, into=True, progress=progress, refuse=_all_failed(len(names)))
         return cards.search_result(result, query, sid, list(names))
 
