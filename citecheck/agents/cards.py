@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 from citecheck.agents.results import (
     AddResult,
@@ -26,6 +25,7 @@ from citecheck.harvest.ids import id_number
 from citecheck.harvest.outline import Outline, Section
 from citecheck.models import Corpus, Source
 from citecheck.urltext.corpusindex import CorpusIndex
+from citecheck.write.gate import WriteResult
 from citecheck.write.neutralise import neutralise
 
 CARD_EXCERPT = 300
@@ -106,7 +106,7 @@ def entry(source: Source, max_chars: int) -> SourceEntry:
                        str(extra.get("access", "")), bool(extra.get("stale")), str(extra.get("last_verified", "")))
 
 
-def gate_result(result: Any, draft: str, ok: bool) -> GateResult:
+def gate_result(result: WriteResult, draft: str, ok: bool) -> GateResult:
     text = draft.replace("\r\n", "\n").replace("\r", "\n")  # the offsets of removals are in this text
     removed = [RemovedUrl(r.url, r.reason, r.kind, *_position(text, r.at), r.source_id) for r in result.violations]
     findings = [FindingInfo(f.rule, f.name, f.severity.value, f.message, f.line, f.column) for f in result.findings]
