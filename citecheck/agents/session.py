@@ -109,7 +109,8 @@ class CorpusSession:
             if retired:
                 raise UsageError(f"{source_id} was retired ({retired.get('reason') or retired.get('rule', '')}, "
                                  f"{retired.get('retired_at', '')}): do not cite it")
-            raise UsageError(f"{source_id} is not in the corpus ({len(corpus.sources)} sources"
+            count = len(corpus.sources)
+            raise UsageError(f"{source_id} is not in the corpus ({count} source{'' if count == 1 else 's'}"
                              f"{': ' + cards.id_range(corpus) if corpus.sources else ''})")
         return cards.entry(source, max_chars)
 
