@@ -144,6 +144,9 @@ async def test_agent_harvests_reads_and_gates_through_the_server(served: str, tm
         # bad calls are one-line tool errors, and the server keeps serving
         assert "urls: expected array" in await error(session, "add_sources", {"urls": article})
         assert "'urls' is a required property" in await error(session, "add_sources", {})
+        assert await error(session, "gate_draft", {"markdown": "x", "strict": False}) == (
+            "gate_draft: invalid arguments: unknown 'strict' (known: markdown, hybrid)")
+        assert "nope" in await error(session, "nope", {})
         assert "more than the limit of 50" in await error(session, "check_urls", {"urls": [article] * 51})
         big = "Freight [src-001]. " * 30_000
         assert f"markdown: {len(big):,} characters, more than the limit of 500,000" in await error(

@@ -35,7 +35,13 @@ class OneLineToolErrors:
         validator = self._validators.get(name) if isinstance(name, str) else None
         if validator is None:
             return ""  # an unknown tool: the SDK answers that itself
-        error = best_match(validator.iter_errors(arguments if arguments is not None else {}))
+        arguments = arguments if arguments is not None else {}
+        known = validator.schema.get("properties", {})
+        unknown = sorted(set(arguments) - set(known)) if isinstance(arguments, Mapping) else []
+        if unknown:  # pydantic would drop them silently: `gate_draft(markdown, strict=False)` must not look obeyed
+            return (f"{name}: invalid arguments: unknown {', '.join(map(repr, unknown))[:200]} "
+                    f"(known: {', '.join(known)})")
+        error = best_match(validator.iter_errors(arguments))
         return f"{name}: invalid arguments: {describe(error)}" if error is not None else ""
 
 
