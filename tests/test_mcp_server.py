@@ -3,6 +3,7 @@ drives it against a loopback site (a real article, a soft-404, a dead link) and 
 answers with the documented shape of `tests/cassettes/tavily_search.yaml`."""
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import sys
@@ -36,7 +37,8 @@ EUROSTAT = ("<!doctype html><html><head><title>Road freight transport statistics
 
 def site() -> web.Application:
     pages = {"/stats/road-freight-2024": ("road-freight-2024.html", 200), "/stats/removed": ("not-found.html", 404),
-             "/stats/outlook": ("not-found.html", 200)}
+             "/stats/outlook": ("not-found.html", 200), "/stats/haulage": ("haulage-enterprises.html", 200),
+             "/rules/mobility": ("mobility-package.html", 200)}
 
     async def page(request: web.Request) -> web.Response:
         if request.path == "/eurostat/road-freight":
@@ -179,6 +181,11 @@ async def test_agent_harvests_reads_and_gates_through_the_server(served: str, tm
         prompt = await call(session, "prompt", {"section": "market", "excerpts": ["src-002"]})
         assert prompt["source_ids"] == ["src-001", "src-002"] and prompt["excerpt_ids"] == ["src-002"]
         assert "http" not in prompt["system"] + prompt["user"] and "1 857 billion" in prompt["user"]
+
+        twins = await asyncio.gather(*(call(session, "add_sources", {"urls": [f"{served}{path}"]})
+                                       for path in ("/stats/haulage", "/rules/mobility")))
+        assert sorted(t["results"][0]["source"]["id"] for t in twins) == ["src-003", "src-004"]  # one writer at a time
+        assert [s["id"] for s in json.loads(corpus.read_text())] == ["src-001", "src-002", "src-003", "src-004"]
     assert "Traceback" not in (tmp_path / "server.err").read_text()
     files = {str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.is_file()}
     cache = {f for f in files if f.startswith("cache.sqlite")}
