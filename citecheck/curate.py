@@ -22,7 +22,7 @@ from citecheck.engine.run import Engine
 from citecheck.extract import DEFAULT_INCLUDE, collect
 from citecheck.extract.walk import GENERATED_MARK, refuse_unreadable
 from citecheck.models import Finding, Link, LinkKind, Location, Outcome, Page
-from citecheck.score import VERDICTS
+from citecheck.score import CLAIMS, WEIGHTS
 from citecheck.urls import dedupe_key
 
 CACHE_PATH = "<cache>"  # the location of an entry drawn from the cache (no file cited it)
@@ -45,9 +45,9 @@ class Entry:
     def verdict(self) -> str:
         worst = ("ok", 1.0)
         for f in self.findings:
-            weight_credit = VERDICTS.get(f.rule)
+            weight_credit = None if f.verdict in CLAIMS else WEIGHTS.get(f.verdict)
             if weight_credit and weight_credit[1] < worst[1]:
-                worst = (weight_credit[2], weight_credit[1])
+                worst = (f.verdict.value, weight_credit[1])
             elif f.severity.value == "error" and worst[1] > 0 and not weight_credit:
                 worst = ("invalid", 0.0)
         return worst[0]

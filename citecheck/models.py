@@ -229,6 +229,42 @@ class Page:
         return data
 
 
+class Verdict(str, enum.Enum):
+    """What a finding means for the cited link or work: declared by its rule (`VERDICT`, or per hit),
+    stamped on the `Finding` by the engine, read by the score, the reports, the harvest gate and curation.
+    The citation-truth score weighs each in `citecheck.score.WEIGHTS`."""
+
+    FABRICATED = "fabricated"  #: no real source: a placeholder or invented URL, a likely-fabricated citation
+    INVALID = "invalid"  #: the URL cannot be a source as written: malformed, bad scheme or suffix, private address
+    DEAD = "dead"  #: gone, on evidence from the other side: a 4xx, a corroborated NXDOMAIN, a parked domain
+    SOFT_404 = "soft-404"  #: answers 200 but serves a not-found or error page
+    UNKNOWN_ID = "unknown-id"  #: a source ID the corpus does not hold
+    ROTTED = "rotted"  #: the page changed or vanished since the corpus fetched it
+    TITLE_MISMATCH = "title-mismatch"  #: the page is about something else than the link promised
+    UNVERIFIABLE = "unverifiable"  #: not proven either way now: a wall, a bot challenge, a timeout, a script shell
+    UNCORPUSED = "uncorpused"  #: a URL that never went through the corpus gate
+    SCHEMELESS = "schemeless"  #: a URL written without its scheme
+    UNSUPPORTED = "unsupported"  #: a claim its cited source does not back (an item of the score of its own)
+    NEEDS_SOURCE = "needs-source"  #: a claim its writer marked as lacking a source (an item of its own)
+    ADVISORY = "advisory"  #: the citation stands; the finding is advice (a redirect to follow, a non-HTML answer)
+    MEMO = "memo"  #: about the memo's text, not a citation (a firm leak, a watermark name, footnotes, markers)
+    CORPUS = "corpus"  #: about a corpus entry or file (schema, duplicates, staleness, IDs)
+    INPUT = "input"  #: about citecheck's own input or run (a crashed rule, a bad directive, an unreadable file)
+
+
+class Gate(str, enum.Enum):
+    """How the harvest gate (`--gate strict|default|lenient`) treats a finding: declared by its rule
+    (`GATE`, default `severity`, or per hit); `citecheck.harvest.gate` and `.evidence` read it."""
+
+    SEVERITY = "severity"  #: by severity alone (strict: warnings and errors, default: errors, lenient: none)
+    GONE = "gone"  #: the world says the source is not there: also an error under lenient; retires a corpus source
+    RETIRES = "retires"  #: by severity, and retires a corpus source (the URL as written can never work)
+    BLOCKED = "blocked"  #: cannot be used now, without proof it is gone: also an error under lenient; never retires
+    UNVERIFIABLE = "unverifiable"  #: cannot be judged now (a script shell): rejected except under lenient
+    WALL = "wall"  #: a wall hides the text (hard paywall, login): rejected under every gate
+    ACCESS = "access"  #: a soft wall over text that is there (metered, registration): kept, noted as its access
+
+
 class Severity(str, enum.Enum):
     ERROR = "error"
     WARNING = "warning"
@@ -249,6 +285,8 @@ class Hit:
     evidence: str = ""
     fix: str = ""  # suggested replacement (e.g. the redirect target)
     severity: Severity | None = None  # per-finding intent; a severity set in config wins
+    verdict: Verdict | None = None  # per-finding meaning, when the rule's findings differ (else its VERDICT)
+    gate: Gate | None = None  # per-finding harvest treatment (else the rule's GATE)
 
 
 @dataclass(frozen=True, order=True)
@@ -266,8 +304,11 @@ class Finding:
     evidence: str = field(compare=False, default="")
     fix: str = field(compare=False, default="")
     section: str = field(compare=False, default="")
+    verdict: Verdict = field(compare=False, default=Verdict.ADVISORY)
+    gate: Gate = field(compare=False, default=Gate.SEVERITY)
 
     def to_dict(self) -> dict[str, Any]:
+        """The JSON contract (`gate` is harvest's business and stays out of it)."""
         return {
             "rule": self.rule,
             "name": self.name,
@@ -280,4 +321,14 @@ class Finding:
             "evidence": self.evidence,
             "fix": self.fix,
             "section": self.section,
+            "verdict": self.verdict.value,
         }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Finding:
+        """The finding `to_dict` (plus an optional `gate`) describes; a dict from before verdicts
+        existed reads as advisory."""
+        return cls(str(d.get("path", "")), int(d.get("line", 1)), int(d.get("column", 1)), str(d.get("rule", "")),
+                   str(d.get("name", "")), Severity(d.get("severity", "error")), str(d.get("message", "")),
+                   str(d.get("url", "")), str(d.get("evidence", "")), str(d.get("fix", "")), str(d.get("section", "")),
+                   Verdict(d.get("verdict", "advisory")), Gate(d.get("gate", "severity")))

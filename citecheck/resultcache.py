@@ -39,7 +39,7 @@ from citecheck import __version__
 from citecheck.config import Config
 from citecheck.fetch.cache import NXDOMAIN_DAYS, policy_key
 from citecheck.fetch.cachefile import APPLICATION_ID, header_mark
-from citecheck.models import Finding, Severity
+from citecheck.models import Finding
 
 KIND = "audit"
 DAY = 86400.0
@@ -219,8 +219,8 @@ class ResultCache:
             summary = {k: v for k, v in report.summary.items() if k != "duration_s"}
             cache.put_extra(KIND, self.key, {
                 "pages": stamps, "summary": json.loads(json.dumps(summary, default=str)),
-                "findings": [f.to_dict() for f in report.findings],
-                "suppressed": [f.to_dict() for f in report.suppressed]})
+                "findings": [{**f.to_dict(), "gate": f.gate.value} for f in report.findings],
+                "suppressed": [{**f.to_dict(), "gate": f.gate.value} for f in report.suppressed]})
             return True
         finally:
             cache.close()
@@ -238,5 +238,4 @@ def _fetched_at(conn: sqlite3.Connection, urls: list[str]) -> dict[str, tuple[fl
 
 
 def _finding(d: dict[str, Any]) -> Finding:
-    return Finding(d["path"], int(d["line"]), int(d["column"]), d["rule"], d["name"], Severity(d["severity"]),
-                   d["message"], d["url"], d["evidence"], d["fix"], d["section"])
+    return Finding.from_dict(d)

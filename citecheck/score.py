@@ -3,8 +3,10 @@
 Each citation (a cite-able link, a `[src-NNN]` ID, a `<needs-source/>` marker, an unsupported
 claim) is an item with a weight and a credit; the score is 10 × Σ(weight·credit) / Σ weight, and
 "n/a" (None) when there is no citation at all.
-Fabricated and placeholder URLs weigh heaviest. Memo-level problems that are not about citations
-(firm-context leaks, watermark names) do not enter the score; they fail the run on their own.
+Fabricated and placeholder URLs weigh heaviest. What a finding means is its rule's declared verdict
+(`Finding.verdict`); `WEIGHTS` says what each verdict costs. Verdicts that are not about a citation
+(advisory, memo, corpus, input: firm-context leaks, watermark names, redirects) do not enter the score;
+they fail the run on their own. A claim verdict (unsupported, needs-source) is an item of its own.
 """
 from __future__ import annotations
 
@@ -12,20 +14,17 @@ from collections import defaultdict
 from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass
 
-from citecheck.models import Document, Finding, LinkKind
+from citecheck.models import Document, Finding, LinkKind, Verdict
 
-# rule → (weight, credit, verdict)
-VERDICTS: Mapping[str, tuple[float, float, str]] = {
-    "U001": (3, 0.0, "fabricated"), "U005": (3, 0.0, "fabricated"), "M010": (3, 0.0, "fabricated"),
-    "U002": (2, 0.0, "invalid"), "U003": (2, 0.0, "invalid"), "U004": (2, 0.0, "invalid"),
-    "U006": (2, 0.0, "invalid"), "U007": (2, 0.0, "invalid"),
-    "H001": (2, 0.0, "dead"), "H003": (2, 0.0, "soft-404"), "H009": (2, 0.0, "dead"),
-    "M006": (2, 0.0, "unknown-id"),
-    "H002": (2, 0.0, "dead"), "H006": (1, 0.5, "unverifiable"), "H004": (1, 0.5, "unverifiable"),
-    "H005": (1, 0.5, "unverifiable"), "M011": (1, 0.5, "rotted"), "H007": (1, 0.5, "title-mismatch"),
-    "M007": (1, 0.5, "uncorpused"), "M009": (1, 0.5, "uncorpused"), "U008": (1, 0.75, "schemeless"),
+# verdict → (weight, credit) of the item it sits on
+WEIGHTS: Mapping[Verdict, tuple[float, float]] = {
+    Verdict.FABRICATED: (3, 0.0), Verdict.INVALID: (2, 0.0), Verdict.DEAD: (2, 0.0), Verdict.SOFT_404: (2, 0.0),
+    Verdict.UNKNOWN_ID: (2, 0.0), Verdict.UNVERIFIABLE: (1, 0.5), Verdict.ROTTED: (1, 0.5),
+    Verdict.TITLE_MISMATCH: (1, 0.5), Verdict.UNCORPUSED: (1, 0.5), Verdict.SCHEMELESS: (1, 0.75),
+    Verdict.UNSUPPORTED: (1, 0.0), Verdict.NEEDS_SOURCE: (1, 0.0),
 }
-_ITEM_RULES = {"M008": (1, 0.0, "unsupported"), "M003": (1, 0.0, "needs-source")}
+CLAIMS = frozenset({Verdict.UNSUPPORTED, Verdict.NEEDS_SOURCE})  # items of their own, not marks on a link
+NOT_SCORED = frozenset({Verdict.ADVISORY, Verdict.MEMO, Verdict.CORPUS, Verdict.INPUT})
 _NOT_CITATIONS = {LinkKind.IMAGE}
 
 
@@ -43,11 +42,11 @@ def _worst(rules: Iterable[Finding], checked: bool = True) -> tuple[float, float
     credit: an offline score is an upper bound)."""
     best: tuple[float, float, str] = (1, 1.0, "ok" if checked else "unchecked")
     for f in rules:
-        verdict = VERDICTS.get(f.rule)
-        if f.rule in ("H002", "H003") and f.severity.value != "error":  # H003: the same page for any path
-            verdict = (1, 0.5, "unverifiable")
-        if verdict and (verdict[1] < best[1] or (verdict[1] == best[1] and verdict[0] > best[0])):
-            best = verdict
+        if f.verdict in CLAIMS or f.verdict not in WEIGHTS:
+            continue
+        weight, credit = WEIGHTS[f.verdict]
+        if credit < best[1] or (credit == best[1] and weight > best[0]):
+            best = (weight, credit, f.verdict.value)
     return best
 
 
@@ -72,9 +71,9 @@ def items_for(doc: Document, findings: list[Finding], fetched: Container[str] | 
             out.append(Item(marker.section, w, c, v))
     sections = _section_lookup(doc)
     for f in findings:
-        if f.path == doc.path and f.rule in _ITEM_RULES:
-            w, c, v = _ITEM_RULES[f.rule]
-            out.append(Item(f.section or sections(f.line), w, c, v))
+        if f.path == doc.path and f.verdict in CLAIMS:
+            w, c = WEIGHTS[f.verdict]
+            out.append(Item(f.section or sections(f.line), w, c, f.verdict.value))
     return out
 
 

@@ -10,6 +10,7 @@ ID = "H999"
 NAME = "dies-on-die"
 STAGE = "page"
 SEVERITY = "error"
+VERDICT = "dead"
 
 
 def check(subject: Any, options: Any) -> Iterator[Any]:

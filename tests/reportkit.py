@@ -7,7 +7,7 @@ from typing import Any
 from citecheck.audit import Report, audit
 from citecheck.config import build
 from citecheck.engine.registry import Registry, build_registry
-from citecheck.models import Finding, Severity
+from citecheck.models import Finding, Severity, Verdict
 from citecheck.report import render
 
 # Everything a message, path or URL might carry that a format has to escape or refuse.
@@ -47,7 +47,9 @@ def render_report(fmt: str, report: Report, suppressed: bool = False, **context:
 
 def finding(rule: str = "U001", name: str = "placeholder-domain", severity: str = "error", message: str = "msg",
             path: str = "memo.md", line: int = 1, column: int = 1, url: str = "", evidence: str = "") -> Finding:
-    return Finding(path, line, column, rule, name, Severity(severity), message, url, evidence)
+    declared = registry().get(rule)  # the verdict the rule declares, as the engine would stamp it
+    return Finding(path, line, column, rule, name, Severity(severity), message, url, evidence,
+                   verdict=declared.verdict if declared and declared.verdict else Verdict.ADVISORY)
 
 
 def hostile_findings() -> list[Finding]:

@@ -106,10 +106,12 @@ def test_a_shared_head_with_other_text_is_not_the_same_page() -> None:
 
 
 def test_shell_verdict_scores_as_unverifiable_not_dead() -> None:
-    from citecheck.models import Finding, Severity
+    from citecheck.models import Finding, Severity, Verdict
 
-    shell_finding = Finding("m.md", 1, 1, "H003", "soft-404", Severity.WARNING, "unverifiable: …")
-    dead_finding = Finding("m.md", 1, 1, "H003", "soft-404", Severity.ERROR, "soft 404: …")
+    # the verdicts H003 declares: the shell hit's own, and the rule's VERDICT
+    shell_finding = Finding("m.md", 1, 1, "H003", "soft-404", Severity.WARNING, "unverifiable: …",
+                            verdict=Verdict.UNVERIFIABLE)
+    dead_finding = Finding("m.md", 1, 1, "H003", "soft-404", Severity.ERROR, "soft 404: …", verdict=Verdict.SOFT_404)
     assert _worst([shell_finding])[2] == "unverifiable" and _worst([dead_finding])[2] == "soft-404"
     assert finding_verdict(shell_finding) == ("unverifiable", "unverifiable")  # the HTML report agrees
     assert finding_verdict(dead_finding) == ("soft-404", "soft-404")

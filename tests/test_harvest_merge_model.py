@@ -31,7 +31,7 @@ from citecheck.harvest.judge import Verdict
 from citecheck.harvest.outline import Section
 from citecheck.harvest.plan import Found, SectionPlan
 from citecheck.harvest.providers import Candidate
-from citecheck.models import Hop, Location, Outcome, Page, Severity
+from citecheck.models import Gate, Hop, Location, Outcome, Page, Severity
 from citecheck.urls import dedupe_key
 
 HOSTS = ("a.example-news.com", "b.example-stats.org")
@@ -74,7 +74,7 @@ class World:
 def verdict(found: Found, page: Page) -> Verdict:
     if page.outcome is Outcome.OK:
         return Verdict(found, page=page, text=TEXT)
-    reason = (Reason("page", "H001", "http-error", Severity.ERROR, "dead link: HTTP 404", "404")
+    reason = (Reason("page", "H001", "http-error", Severity.ERROR, "dead link: HTTP 404", "404", Gate.GONE)
               if page.status == 404 else
               Reason("fetch", "", "fetch-unverifiable", Severity.ERROR, f"fetch outcome unverifiable ({page.error})"))
     return Verdict(found, [reason], page=page)

@@ -17,11 +17,11 @@ from citecheck.harvest.gate import Policy, Reason, outcome_reason
 from citecheck.harvest.ids import IdBook, format_id, read_high_water
 from citecheck.harvest.maintext import clip
 from citecheck.harvest.titlecheck import check_title, similarity
-from citecheck.models import Link, LinkKind, Location, Outcome, Page, Severity
+from citecheck.models import Gate, Link, LinkKind, Location, Outcome, Page, Severity
 
 
-def reason(rule: str, name: str, severity: str) -> Reason:
-    return Reason("page", rule, name, Severity(severity), "m")
+def reason(rule: str, name: str, severity: str, gate: Gate = Gate.SEVERITY) -> Reason:
+    return Reason("page", rule, name, Severity(severity), "m", gate=gate)
 
 
 @pytest.mark.parametrize("gate,rejected", [
@@ -32,10 +32,10 @@ def reason(rule: str, name: str, severity: str) -> Reason:
 def test_gate_levels(gate: str, rejected: set[str]) -> None:
     """Walls reject at every gate: a hard paywall (H004) and a login or consent wall (H005); a
     metered or registration paywall whose text is there does not."""
-    reasons = [reason("H004", "paywall", "warning"), reason("H005", "login-wall", "warning"),
-               Reason("page", "H004", "paywall", Severity.INFO, "metered paywall", "access=metered; text 'x'"),
-               reason("H007", "title-mismatch", "warning"), reason("H001", "http-error", "error"),
-               reason("H003", "soft-404", "error"), Reason("fetch", "", "fetch-unverifiable", Severity.ERROR, "m"),
+    reasons = [reason("H004", "paywall", "warning", Gate.WALL), reason("H005", "login-wall", "warning", Gate.WALL),
+               Reason("page", "H004", "paywall", Severity.INFO, "metered paywall", "access=metered; text 'x'", Gate.ACCESS),
+               reason("H007", "title-mismatch", "warning"), reason("H001", "http-error", "error", Gate.GONE),
+               reason("H003", "soft-404", "error", Gate.GONE), Reason("fetch", "", "fetch-unverifiable", Severity.ERROR, "m"),
                Reason("title", "", "title-contradiction", Severity.ERROR, "m"), reason("H010", "non-html", "info")]
     policy = Policy(gate)
     assert {r.rule or r.name for r in reasons if policy.rejects(r)} == rejected
@@ -138,7 +138,9 @@ def test_same_page_for_any_path_is_rejected_as_unverifiable(gate: str, rejects: 
     """H003's 'same page for any path' warning is unverifiable: out of the corpus unless lenient."""
     from citecheck.checks.soft_404 import SHELL_MESSAGE
 
-    shell = Reason("page", "H003", "soft-404", Severity.WARNING, SHELL_MESSAGE, "a random … path answered 200")
-    other = Reason("page", "H003", "soft-404", Severity.WARNING, "soft 404: …", "title")  # a configured severity
+    shell = Reason("page", "H003", "soft-404", Severity.WARNING, SHELL_MESSAGE, "a random … path answered 200",
+                   Gate.UNVERIFIABLE)  # what the shell hit declares
+    other = Reason("page", "H003", "soft-404", Severity.WARNING, "soft 404: …", "title",
+                   Gate.GONE)  # a configured severity
     assert Policy(gate).rejects(shell) is rejects
     assert Policy(gate).rejects(other) is (gate == "strict")

@@ -10,7 +10,7 @@ import pytest
 from browser import Browser, chromium_path
 from tools import artifacts_dir
 
-from citecheck.models import Finding, Severity, Source
+from citecheck.models import Finding, Severity, Source, Verdict
 from citecheck.report.html_harvest import render_harvest_report
 
 ARTIFACTS = artifacts_dir()
@@ -19,7 +19,8 @@ HOSTILE = '<script>window.__pwned=1</script>"><img src=x onerror="window.__pwned
 
 def result() -> dict[str, Any]:
     placeholder = Finding("<harvest>", 1, 1, "U001", "placeholder-domain", Severity.ERROR,
-                          "placeholder domain 'example.com'", "https://example.com/x", "example.com")
+                          "placeholder domain 'example.com'", "https://example.com/x", "example.com",
+                          verdict=Verdict.FABRICATED)
     return {
         "title": "Harvest for the Lumen memo",
         "sections": {
@@ -33,12 +34,12 @@ def result() -> dict[str, Any]:
                     {"url": "javascript:alert(1)", "title": HOSTILE, "reasons": ["not a web URL"]},
                     {"url": "https://dead.example-site.com/", "findings": [
                         {"rule": "H001", "name": "http-error", "severity": "error", "message": "HTTP 404",
-                         "url": "https://dead.example-site.com/", "evidence": "404 Not Found"}]},
+                         "url": "https://dead.example-site.com/", "evidence": "404 Not Found", "verdict": "dead"}]},
                 ],
             },
             "Traction": {"kept": [], "rejected": [
                 {"url": "https://soft.example-site.com/", "reasons": "soft 404",
-                 "findings": [{"rule": "H003", "name": "soft-404", "severity": "error", "message": "not found page",
+                 "findings": [{"rule": "H003", "name": "soft-404", "severity": "error", "message": "not found page", "verdict": "soft-404",
                                "fix": "https://web.archive.org/web/2024/https://soft.example-site.com/"}]}]},
         },
     }

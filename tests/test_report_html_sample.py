@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from reportkit import registry
+
 from citecheck.audit import Report
 from citecheck.extract import Inputs
 from citecheck.extract.markdown import extract_markdown
-from citecheck.models import Document, Finding, Hop, Outcome, Page, Severity
+from citecheck.models import Document, Finding, Hop, Outcome, Page, Severity, Verdict
 from citecheck.score import summarize
 
 PATH = "memos/incident.md"
@@ -67,7 +69,10 @@ def _at(doc: Document, url: str) -> tuple[int, int, str]:
 
 def _finding(doc: Document, url: str, rule: str, name: str, sev: str, message: str, **more: str) -> Finding:
     line, col, section = _at(doc, url)
-    return Finding(doc.path, line, col, rule, name, Severity(sev), message, url, section=section, **more)
+    declared = registry().get(rule)  # the verdict the engine would stamp
+    verdict = declared.verdict if declared and declared.verdict else Verdict.ADVISORY
+    return Finding(doc.path, line, col, rule, name, Severity(sev), message, url, section=section, verdict=verdict,
+                   **more)
 
 
 def findings_for(doc: Document) -> list[Finding]:
@@ -88,7 +93,8 @@ def findings_for(doc: Document) -> list[Finding]:
                  "dead link that was archived: cite the snapshot instead", evidence="HTTP 404", fix=wayback),
         Finding(doc.path, 3, 1, "M008", "unsupported-citation", Severity.WARNING,
                 "cited source does not support the claim (number 60% not in source)",
-                evidence="Revenue grew 45% in 2023, the company said.", section="Incident review"),
+                evidence="Revenue grew 45% in 2023, the company said.", section="Incident review",
+                verdict=Verdict.UNSUPPORTED),
         Finding(doc.path, 17, 1, "M099", "raw-script", Severity.INFO, "raw <script> in the memo"),
     ]
     return sorted(found)

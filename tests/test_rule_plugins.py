@@ -28,6 +28,7 @@ ID = "U901"
 NAME = "no-acme-blog"
 STAGE = "url"
 SEVERITY = "warning"
+VERDICT = "invalid"
 
 
 def check(link, options):
@@ -121,3 +122,68 @@ def test_what_the_cheap_look_cannot_read_goes_to_importlib_metadata(tmp_path: Pa
             return []
     monkeypatch.setattr(sys, "meta_path", [*sys.meta_path, Finder()])
     assert plugins.may_have_plugins()
+
+
+PAGE_RULE = '''"""A page that says "retracted" is gone for citing purposes (a third-party page rule).
+
+Failing: a page whose text says "This article has been retracted". Passing: any other page.
+"""
+from citecheck.models import Hit
+
+ID = "H901"
+NAME = "retracted-page"
+STAGE = "page"
+SEVERITY = "error"
+VERDICT = "dead"
+GATE = "gone"
+
+
+def check(fetched, options):
+    if "retracted" in fetched.page.text_sample:
+        yield Hit("the article was retracted", fetched.link.location, fetched.link.url, evidence="retracted")
+'''
+
+
+def test_a_plugin_rule_enters_the_score_the_verdicts_and_the_gate(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the rule declares is what every reader of its findings sees: no table elsewhere."""
+    from citecheck.config import build
+    from citecheck.engine.run import Engine
+    from citecheck.engine.select import resolve
+    from citecheck.harvest.evidence import judge_failure
+    from citecheck.harvest.gate import Policy, failing, finding_reason
+    from citecheck.models import Document, Gate, Link, LinkKind, Location, Outcome, Page, Verdict
+    from citecheck.report.html_verdicts import classify
+    from citecheck.score import summarize
+
+    _install(tmp_path, "acme_rules_d", "[citecheck.rules]\nacme = acme_rules_d\n", PAGE_RULE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    engine = Engine(resolve(build_registry(), build({"select": ["H901"]})))
+    link = Link("https://journal.example.org/a/1", Location("m.md", 3, 1), LinkKind.INLINE, "study")
+    page = Page(link.url, Outcome.OK, 200, text_sample="This article has been retracted.", content_type="text/html")
+    found = engine.check_pages([link], {link.url: page}, "m.md")
+    assert [(f.rule, f.verdict, f.gate) for f in found] == [("H901", Verdict.DEAD, Gate.GONE)]
+    assert found[0].to_dict()["verdict"] == "dead"
+    doc = Document("m.md", "", "markdown", links=(link,))
+    summary = summarize([doc], found, {link.url})
+    assert summary["verdicts"] == {"dead": 1} and summary["citation_truth_score"] == 0.0
+    assert classify(found, page) == ("dead", ["retracted-page"])
+    reasons = [finding_reason(f) for f in found]
+    assert failing(Policy("lenient"), reasons) == reasons  # proof it is gone: rejected even under lenient
+    assert judge_failure(reasons, page, "2000-01-01T00:00:00+00:00").retire
+
+
+def test_a_plugin_rule_without_a_verdict_is_refused_by_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _install(tmp_path, "acme_rules_e", "[citecheck.rules]\nacme = acme_rules_e\n", RULE.replace('VERDICT = "invalid"\n', ""))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(RegistryError, match="acme_rules_e lacks VERDICT"):
+        build_registry()
+
+
+def test_a_plugin_rule_with_an_unknown_verdict_is_refused_by_name(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    _install(tmp_path, "acme_rules_f", "[citecheck.rules]\nacme = acme_rules_f\n",
+             RULE.replace('VERDICT = "invalid"', 'VERDICT = "bad"'))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(RegistryError, match="acme_rules_f: VERDICT 'bad' is not one of fabricated"):
+        build_registry()

@@ -8,19 +8,18 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from citecheck.checks._literals import Literals
 from citecheck.checks._required import required_literals
-from citecheck.models import Hit, Page, Severity
+from citecheck.models import Gate, Hit, Page, Severity, Verdict
 from citecheck.support.text import collapse_spaces
 from citecheck.urls import TRACKING_PARAMS
 
 HTML_TYPES = ("text/html", "application/xhtml+xml")
-_HIT_FIELDS = {f.name for f in fields(Hit)}
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', "\u00a0": " ", "\u2013": "-",
                          # `re.IGNORECASE` holds dotless ı and dotted İ equal to i, and NFKC and casefold
                          # keep them apart: fold them to i, or a text's "ı" would match a pack's "i" in a
@@ -246,9 +245,10 @@ def is_root(url: str) -> bool:
     return not is_deep(url)
 
 
-def emit(fetched: Any, message: str, evidence: str = "", fix: str = "", severity: str = "") -> Hit:
-    """A hit on the link; `severity` is the rule's per-finding intent, passed on when `Hit` carries one."""
-    extra: dict[str, Any] = {}
-    if severity and "severity" in _HIT_FIELDS:
-        extra["severity"] = Severity(severity)
-    return Hit(message, fetched.link.location, fetched.link.url, evidence[:300], fix, **extra)
+def emit(fetched: Any, message: str, evidence: str = "", fix: str = "", severity: str = "", verdict: str = "",
+         gate: str = "") -> Hit:
+    """A hit on the link; `severity`, `verdict` and `gate` are this finding's own, when they differ from
+    the rule's declarations (a severity set in config still wins)."""
+    return Hit(message, fetched.link.location, fetched.link.url, evidence[:300], fix,
+               Severity(severity) if severity else None, Verdict(verdict) if verdict else None,
+               Gate(gate) if gate else None)

@@ -33,6 +33,7 @@ ID = "H006"
 NAME = "bot-challenge"
 STAGE = "page"
 SEVERITY = "warning"
+VERDICT = "unverifiable"
 PACK = "bot_challenge"
 DEFAULTS: dict[str, Any] = {"blocked_statuses": [403, 429, 451, 999], "short_text": 3000, "empty_text": 200,
                             "extra_titles": [], "extra_phrases": [], "extra_markup": []}

@@ -25,6 +25,8 @@ ID = "U006"
 NAME = "credentials-in-url"
 STAGE = "url"
 SEVERITY = "error"
+VERDICT = "invalid"
+GATE = "retires"
 DEFAULTS: dict[str, Any] = {}
 OPTIONS: dict[str, str] = {}
 

@@ -36,6 +36,7 @@ ID = "M009"
 NAME = "draft-url"
 STAGE = "memo"
 SEVERITY = "error"
+VERDICT = "uncorpused"
 DEFAULTS: dict[str, Any] = {"allow_corpus_urls": True, "report_links": False}
 _VISIBLE = ("http://", "https://")  # the links M007 uncorpused-url reports in audit
 OPTIONS = {"allow_corpus_urls": "corpus URLs are not reported (write sets false unless --hybrid)",

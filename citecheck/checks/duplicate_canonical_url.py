@@ -28,6 +28,7 @@ ID = "C002"
 NAME = "duplicate-canonical-url"
 STAGE = "corpus"
 SEVERITY = "error"
+VERDICT = "corpus"
 DEFAULTS: dict[str, Any] = {}
 OPTIONS: dict[str, str] = {}
 

@@ -37,6 +37,7 @@ ID = "M001"
 NAME = "firm-context-leak"
 STAGE = "memo"
 SEVERITY = "error"
+VERDICT = "memo"
 PACK = "firm_profiles"
 DEFAULTS: dict[str, Any] = {"firm": {}, "company": {}, "profile": "", "allow_firm_name": True, "allow": []}
 OPTIONS = {

@@ -29,6 +29,7 @@ ID = "M005"
 NAME = "footnote-integrity"
 STAGE = "memo"
 SEVERITY = "error"
+VERDICT = "memo"
 DEFAULTS: dict[str, Any] = {}
 OPTIONS: dict[str, str] = {}
 

@@ -25,6 +25,7 @@ ID = "C004"
 NAME = "id-integrity"
 STAGE = "corpus"
 SEVERITY = "error"
+VERDICT = "corpus"
 DEFAULTS: dict[str, Any] = {}
 OPTIONS: dict[str, str] = {}
 

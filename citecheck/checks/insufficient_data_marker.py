@@ -24,6 +24,7 @@ ID = "M004"
 NAME = "insufficient-data-marker"
 STAGE = "memo"
 SEVERITY = "info"
+VERDICT = "memo"
 DEFAULTS: dict[str, Any] = {}
 OPTIONS: dict[str, str] = {}
 

@@ -24,6 +24,7 @@ ID = "M010"
 NAME = "likely-fabricated"
 STAGE = "memo"
 SEVERITY = "error"
+VERDICT = "fabricated"
 DEFAULTS: dict[str, Any] = {}
 OPTIONS: dict[str, str] = {}
 

@@ -41,6 +41,8 @@ ID = "H005"
 NAME = "login-wall"
 STAGE = "page"
 SEVERITY = "warning"
+VERDICT = "unverifiable"
+GATE = "wall"
 PACK = "login"
 DEFAULTS: dict[str, Any] = {"auth_statuses": [401, 407], "short_text": 1500, "form_text": 600, "consent_text": 4000,
                             "extra_paths": [], "extra_titles": [], "extra_phrases": [], "extra_consent_hosts": [],

@@ -30,6 +30,8 @@ ID = "U002"
 NAME = "malformed-url"
 STAGE = "url"
 SEVERITY = "error"
+VERDICT = "invalid"
+GATE = "retires"
 DEFAULTS: dict[str, Any] = {}
 OPTIONS: dict[str, str] = {}
 

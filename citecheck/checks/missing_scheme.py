@@ -26,6 +26,8 @@ ID = "U008"
 NAME = "missing-scheme"
 STAGE = "url"
 SEVERITY = "warning"
+VERDICT = "schemeless"
+GATE = "retires"
 DEFAULTS: dict[str, Any] = {}
 OPTIONS: dict[str, str] = {}
 

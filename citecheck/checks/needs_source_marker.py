@@ -24,6 +24,7 @@ ID = "M003"
 NAME = "needs-source-marker"
 STAGE = "memo"
 SEVERITY = "info"
+VERDICT = "needs-source"
 DEFAULTS: dict[str, Any] = {}
 OPTIONS: dict[str, str] = {}
 

@@ -27,6 +27,7 @@ ID = "H010"
 NAME = "non-html"
 STAGE = "page"
 SEVERITY = "info"
+VERDICT = "advisory"
 DEFAULTS: dict[str, Any] = {}
 OPTIONS: dict[str, str] = {}
 

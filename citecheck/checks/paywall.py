@@ -44,6 +44,8 @@ ID = "H004"
 NAME = "paywall"
 STAGE = "page"
 SEVERITY = "warning"
+VERDICT = "unverifiable"
+GATE = "wall"
 PACK = "paywall"
 KINDS = ("hard", "metered", "registration")
 DEFAULTS: dict[str, Any] = {"extra_phrases": [], "extra_labels": [], "extra_metered": [], "extra_registration": [],
@@ -97,4 +99,5 @@ def check(fetched: Fetched, options: Mapping[str, Any], prepared: Lists | None =
     kind, found = wall(fetched.page, options, prepared)
     if kind:
         severity = options.get("severity_hard" if kind == "hard" else "severity_gated", "warning")
-        yield emit(fetched, _MESSAGES[kind], "; ".join([f"access={kind}", *found]), severity=str(severity))
+        yield emit(fetched, _MESSAGES[kind], "; ".join([f"access={kind}", *found]), severity=str(severity),
+                   gate="wall" if kind == "hard" else "access")

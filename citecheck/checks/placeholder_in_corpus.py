@@ -36,6 +36,7 @@ ID = "C005"
 NAME = "placeholder-in-corpus"
 STAGE = "corpus"
 SEVERITY = "error"
+VERDICT = "fabricated"
 PACK = "placeholder"
 DEFAULTS: dict[str, Any] = {"today": None, "allow": [], "allow_private": False}
 OPTIONS = {"today": "date that counts as today for U005's future-date check (YYYY-MM-DD)",

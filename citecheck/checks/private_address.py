@@ -36,6 +36,8 @@ ID = "U004"
 NAME = "private-address"
 STAGE = "url"
 SEVERITY = "error"
+VERDICT = "invalid"
+GATE = "blocked"
 DEFAULTS: dict[str, Any] = {"allow": [], "allow_private": False}
 OPTIONS = {"allow": "HOST_OR_IP[:PORT] entries not to report (default: the run's --allow / fetch.allow)",
            "allow_private": "report no private address (default: the run's --allow-private / fetch.allow-private)"}

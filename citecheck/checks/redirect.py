@@ -33,6 +33,7 @@ ID = "H008"
 NAME = "redirect"
 STAGE = "page"
 SEVERITY = "warning"
+VERDICT = "advisory"
 DEFAULTS: dict[str, Any] = {"permanent": [301, 308], "trivial": False, "cross_domain": True}
 OPTIONS = {"permanent": "statuses that mean moved for good", "trivial": "also report http→https, www. and slash moves",
            "cross_domain": "report (info) redirects to another registrable domain"}

@@ -22,6 +22,7 @@ ID = "M011"
 NAME = "rotted"
 STAGE = "memo"
 SEVERITY = "warning"
+VERDICT = "rotted"
 DEFAULTS: dict[str, Any] = {}
 OPTIONS: dict[str, str] = {}
 

@@ -29,6 +29,7 @@ ID = "C001"
 NAME = "schema"
 STAGE = "corpus"
 SEVERITY = "error"
+VERDICT = "corpus"
 DEFAULTS: dict[str, Any] = {}
 OPTIONS: dict[str, str] = {}
 

@@ -50,6 +50,8 @@ ID = "H003"
 NAME = "soft-404"
 STAGE = "page"
 SEVERITY = "error"
+VERDICT = "soft-404"
+GATE = "gone"
 PACK = "soft404"
 WEIGHTS = {"title": 2, "redirect-root": 2, "redirect-sink": 2, "canonical-root": 2, "sibling-same": 2,
            "phrase-short-page": 2, "phrase": 1, "redirect-section": 1, "sibling-similar": 1, "slug-absent": 1}
@@ -202,4 +204,4 @@ def check(fetched: Fetched, options: Mapping[str, Any], prepared: Prepared | Non
         chars = len(fetched.page.text_sample or "")
         yield emit(fetched, SHELL_MESSAGE,
                    f"a random non-existent path answered 200 with the identical page; {chars} characters of "
-                   "visible text", severity="warning")
+                   "visible text", severity="warning", verdict="unverifiable", gate="unverifiable")

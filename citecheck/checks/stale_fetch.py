@@ -25,6 +25,7 @@ ID = "C003"
 NAME = "stale-fetch"
 STAGE = "corpus"
 SEVERITY = "warning"
+VERDICT = "corpus"
 DEFAULTS: dict[str, Any] = {"max_age_days": 30, "today": None}
 OPTIONS = {"max_age_days": "days after which a fetch is stale",
            "today": "date that counts as today (YYYY-MM-DD; default: the current date)"}

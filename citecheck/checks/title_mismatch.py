@@ -35,6 +35,7 @@ ID = "H007"
 NAME = "title-mismatch"
 STAGE = "page"
 SEVERITY = "warning"
+VERDICT = "title-mismatch"
 PACK = "soft404"
 DEFAULTS: dict[str, Any] = {"min_overlap": 0.25, "text_overlap": 0.6, "min_words": 2, "slug_min_words": 3,
                             "extra_generic_link_text": []}

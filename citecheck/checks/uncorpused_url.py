@@ -28,6 +28,7 @@ ID = "M007"
 NAME = "uncorpused-url"
 STAGE = "memo"
 SEVERITY = "error"
+VERDICT = "uncorpused"
 DEFAULTS: dict[str, Any] = {"code": False}
 OPTIONS = {"code": "also check URLs inside code spans and blocks"}
 

@@ -23,6 +23,7 @@ ID = "M006"
 NAME = "unknown-source-id"
 STAGE = "memo"
 SEVERITY = "error"
+VERDICT = "unknown-id"
 DEFAULTS: dict[str, Any] = {}
 OPTIONS: dict[str, str] = {}
 

@@ -41,6 +41,8 @@ ID = "H002"
 NAME = "unreachable"
 STAGE = "page"
 SEVERITY = "error"
+VERDICT = "dead"
+GATE = "gone"
 PACK = "bot_challenge"
 DEFAULTS: dict[str, Any] = {"transient": ["unresolved", "refused", "reset", "timeout", "tls", "invalid-response",
                                           "server-error", "robots-disallowed"]}
@@ -87,4 +89,7 @@ def check(fetched: Fetched, options: Mapping[str, Any], prepared: Lists | None =
         return
     if found:
         message, severity = found
-        yield emit(fetched, message, fetched.page.error, severity=severity)
+        if severity == "error":  # a corroborated NXDOMAIN: dead
+            yield emit(fetched, message, fetched.page.error, severity=severity)
+        else:  # our side or a passing state: unverifiable, no proof the source is gone
+            yield emit(fetched, message, fetched.page.error, severity=severity, verdict="unverifiable", gate="blocked")

@@ -33,6 +33,7 @@ ID = "M008"
 NAME = "unsupported-citation"
 STAGE = "memo"
 SEVERITY = "warning"
+VERDICT = "unsupported"
 DEFAULTS: dict[str, Any] = {"min_score": 0.5, "check_numbers": True, "check_entities": True, "ignore_entities": [],
                             "verifier": "lexical"}
 PLUGINS = {"verifier": "citecheck.verifiers"}

@@ -28,6 +28,8 @@ ID = "U003"
 NAME = "unsupported-scheme"
 STAGE = "url"
 SEVERITY = "error"
+VERDICT = "invalid"
+GATE = "retires"
 DEFAULTS: dict[str, Any] = {"allow": []}
 OPTIONS = {"allow": "extra schemes to accept as cite-able (e.g. [doi])"}
 

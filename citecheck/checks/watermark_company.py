@@ -31,6 +31,7 @@ ID = "M002"
 NAME = "watermark-company"
 STAGE = "memo"
 SEVERITY = "error"
+VERDICT = "memo"
 PACK = "watermarks"
 DEFAULTS: dict[str, Any] = {"score_cutoff": 92, "dominance": 0.75, "allow": []}
 OPTIONS = {"score_cutoff": "rapidfuzz ratio (0-100) at which a name equals a platform name",

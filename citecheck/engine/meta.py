@@ -5,7 +5,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from citecheck.engine.rule import RuleSpec
-from citecheck.models import Severity
+from citecheck.models import Severity, Verdict
 
 
 def _never(subject: Any, options: Mapping[str, Any]) -> Iterator[Any]:
@@ -21,7 +21,7 @@ finding naming the rule and the file instead of silently skipping the check (the
 `if url and not issues:` validator bug). Cannot be disabled.
 
 Failing example: a third-party rule that raises `KeyError` on a memo without front matter.
-Passing example: every rule returns normally.""", _never, origin="citecheck.engine")
+Passing example: every rule returns normally.""", _never, origin="citecheck.engine", verdict=Verdict.INPUT)
 
 INVALID_DIRECTIVE = RuleSpec(
     "E001", "invalid-directive", "engine", Severity.ERROR,
@@ -31,7 +31,7 @@ A suppression of a rule that does not exist silences nothing and hides a typo.
 
 Failing example: `<!-- citecheck: disable=U999 reason="x" -->`.
 Passing example: `<!-- citecheck: disable=U001 reason="documentation of a placeholder" -->`.""",
-    _never, origin="citecheck.engine")
+    _never, origin="citecheck.engine", verdict=Verdict.INPUT)
 
 SUPPRESSION_REASON = RuleSpec(
     "E002", "suppression-without-reason", "engine", Severity.ERROR,
@@ -43,7 +43,7 @@ warning would be easy to miss: pre-commit hides the output of hooks that pass).
 
 Failing example: `<!-- citecheck: disable=U001 -->` or `… until=2020-01-01 -->`.
 Passing example: `<!-- citecheck: disable=U001 reason="quoted from the incident report" -->`.""",
-    _never, origin="citecheck.engine")
+    _never, origin="citecheck.engine", verdict=Verdict.INPUT)
 
 UNREADABLE_INPUT = RuleSpec(
     "E003", "unreadable-input", "engine", Severity.ERROR,
@@ -54,7 +54,7 @@ silently: the file is named with the reason (cannot read, binary, invalid UTF-8,
 `max-file-size`, a dangling symlink). A file named on the command line is still a one-line error.
 
 Failing example: `citecheck audit memos/` where `memos/scan.md` is a PDF saved under a `.md` name.
-Passing example: every file under `memos/` is a readable UTF-8 memo.""", _never, origin="citecheck.engine")
+Passing example: every file under `memos/` is a readable UTF-8 memo.""", _never, origin="citecheck.engine", verdict=Verdict.INPUT)
 
 SPECIAL_FILE = RuleSpec(
     "E004", "special-file", "engine", Severity.WARNING,
@@ -64,7 +64,7 @@ Opening a FIFO waits for a writer that may never come, and a device has no end: 
 skips them (a path named on the command line, such as `<(cmd)`, is read as asked).
 
 Failing example: `mkfifo memos/live.md; citecheck audit memos/`.
-Passing example: `memos/` holds regular files only.""", _never, origin="citecheck.engine")
+Passing example: `memos/` holds regular files only.""", _never, origin="citecheck.engine", verdict=Verdict.INPUT)
 
 TOO_DEEP = RuleSpec(
     "E005", "parser-limit", "engine", Severity.WARNING,
@@ -76,6 +76,6 @@ still reported, so no structure can hide a link, but its kind, link text, code f
 context may be wrong. Renderers show such content, so a reviewer should look at it.
 
 Failing example: a link inside forty nested list items, or inside 3,000 nested `<div>` elements.
-Passing example: a memo whose lists and quotes nest a few levels deep.""", _never, origin="citecheck.engine")
+Passing example: a memo whose lists and quotes nest a few levels deep.""", _never, origin="citecheck.engine", verdict=Verdict.INPUT)
 
 META_RULES = (INTERNAL_ERROR, INVALID_DIRECTIVE, SUPPRESSION_REASON, UNREADABLE_INPUT, SPECIAL_FILE, TOO_DEEP)

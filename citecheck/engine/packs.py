@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from citecheck.engine.rule import RuleSpec, validate
 from citecheck.errors import PackError
 from citecheck.extract.positions import offset_location
-from citecheck.models import Hit, Link, Location, Severity
+from citecheck.models import Gate, Hit, Link, Location, Severity, Verdict
 from citecheck.safeload import LimitError, load_yaml, safe_loader
 
 if TYPE_CHECKING:
@@ -125,12 +125,16 @@ def _data_rule(file: Path, index: int, entry: Any) -> RuleSpec:
     ctype = entry["type"]
     if ctype not in CHECK_TYPES:
         raise PackError(f"{where}: unknown check type {ctype!r} (one of {', '.join(CHECK_TYPES)})")
-    options = {k: v for k, v in entry.items() if k not in ("id", "name", "type", "severity", "description")}
+    options = {k: v for k, v in entry.items() if k not in ("id", "name", "type", "severity", "description", "verdict",
+                                                            "gate")}
+    stage = _STAGE_OF[ctype]
     try:
-        spec = RuleSpec(id=str(entry["id"]), name=str(entry["name"]), stage=_STAGE_OF[ctype],
+        spec = RuleSpec(id=str(entry["id"]), name=str(entry["name"]), stage=stage,
                         severity=Severity(entry.get("severity", "warning")),
                         doc=str(entry.get("description", entry["message"])), check=_CHECKS[ctype],
-                        defaults=options, origin=str(file))
+                        defaults=options, origin=str(file),
+                        verdict=Verdict(entry.get("verdict", "memo" if stage == "memo" else "advisory")),
+                        gate=Gate(entry.get("gate", "severity")))
     except ValueError as err:
         raise PackError(f"{where}: {err}") from None
     validate(spec)

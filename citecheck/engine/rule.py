@@ -9,7 +9,7 @@ from types import ModuleType
 from typing import Any
 
 from citecheck.errors import RegistryError
-from citecheck.models import Severity
+from citecheck.models import Gate, Severity, Verdict
 
 STAGES = {"url": "U", "page": "H", "memo": "M", "corpus": "C", "engine": "E"}
 
@@ -31,6 +31,10 @@ class RuleSpec:
     # prepare(options) -> what `check` needs derived from its options (compiled packs, indexes), made
     # once per resolved configuration and passed to every call as check(..., prepared=value)
     prepare: Callable[[Mapping[str, Any]], Any] | None = None
+    # what the rule's findings mean for the cited link or work, and how the harvest gate treats them
+    # (a hit may say otherwise for itself: `Hit.verdict`, `Hit.gate`); `validate` refuses a rule without one
+    verdict: Verdict | None = None
+    gate: Gate = Gate.SEVERITY
 
     @property
     def summary(self) -> str:
@@ -38,9 +42,9 @@ class RuleSpec:
 
 
 def spec_from_module(module: ModuleType) -> RuleSpec:
-    """Read a rule module's declarations (ID, NAME, STAGE, SEVERITY, DEFAULTS, OPTIONS, check)."""
+    """Read a rule module's declarations (ID, NAME, STAGE, VERDICT, GATE, SEVERITY, DEFAULTS, OPTIONS, check)."""
     origin = module.__name__
-    for attr in ("ID", "NAME", "STAGE", "check"):
+    for attr in ("ID", "NAME", "STAGE", "VERDICT", "check"):
         if not hasattr(module, attr):
             raise RegistryError(f"rule module {origin} lacks {attr}")
     spec = RuleSpec(
@@ -50,9 +54,19 @@ def spec_from_module(module: ModuleType) -> RuleSpec:
         defaults=dict(getattr(module, "DEFAULTS", {})), options_doc=dict(getattr(module, "OPTIONS", {})),
         pack=getattr(module, "PACK", ""), plugins=dict(getattr(module, "PLUGINS", {})), origin=origin,
         shardable=bool(getattr(module, "SHARDABLE", False)), prepare=getattr(module, "prepare", None),
+        verdict=_enum(Verdict, module.VERDICT, origin, "VERDICT"),
+        gate=_enum(Gate, getattr(module, "GATE", Gate.SEVERITY), origin, "GATE"),
     )
     validate(spec)
     return spec
+
+
+def _enum(kind: Any, value: Any, origin: str, what: str) -> Any:
+    try:
+        return kind(value)
+    except ValueError:
+        known = ", ".join(member.value for member in kind)
+        raise RegistryError(f"rule module {origin}: {what} {value!r} is not one of {known}") from None
 
 
 class ModuleAttr:
@@ -91,7 +105,8 @@ def declarations(module: ModuleType) -> dict[str, Any]:
     spec = spec_from_module(module)
     return {"id": spec.id, "name": spec.name, "stage": spec.stage, "severity": spec.severity.value, "doc": spec.doc,
             "defaults": dict(spec.defaults), "options_doc": dict(spec.options_doc), "pack": spec.pack,
-            "plugins": dict(spec.plugins), "shardable": spec.shardable, "prepare": spec.prepare is not None}
+            "plugins": dict(spec.plugins), "shardable": spec.shardable, "prepare": spec.prepare is not None,
+            "verdict": spec.verdict.value if spec.verdict else "", "gate": spec.gate.value}
 
 
 def spec_from_declarations(module: str, declared: Mapping[str, Any]) -> RuleSpec:
@@ -102,12 +117,16 @@ def spec_from_declarations(module: str, declared: Mapping[str, Any]) -> RuleSpec
         options_doc=dict(declared["options_doc"]), pack=declared["pack"], plugins=dict(declared["plugins"]),
         origin=module, shardable=declared["shardable"],
         prepare=ModuleAttr(module, "prepare") if declared["prepare"] else None,
+        verdict=Verdict(declared["verdict"]), gate=Gate(declared["gate"]),
     )
     validate(spec)
     return spec
 
 
 def validate(spec: RuleSpec) -> None:
+    if spec.verdict is None:
+        raise RegistryError(f"rule {spec.id} ({spec.origin}) declares no VERDICT (one of "
+                            f"{', '.join(v.value for v in Verdict)}): what its findings mean for a citation")
     letter = STAGES.get(spec.stage)
     if letter is None:
         raise RegistryError(f"rule {spec.id} ({spec.origin}): unknown stage {spec.stage!r}")

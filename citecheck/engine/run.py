@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from citecheck.engine.select import ActiveRule, matches
-from citecheck.models import Corpus, Directive, Document, Finding, Hit, Link, Location, Page, Severity
+from citecheck.models import Corpus, Directive, Document, Finding, Hit, Link, Location, Page, Severity, Verdict
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,8 @@ class Engine:
         loc = hit.location
         severity = hit.severity if hit.severity is not None and not rule.severity_set else rule.severity
         return Finding(loc.path, loc.line, loc.column, rule.spec.id, rule.spec.name, severity, hit.message,
-                       hit.url, hit.evidence, hit.fix, section)
+                       hit.url, hit.evidence, hit.fix, section, hit.verdict or rule.spec.verdict or Verdict.INPUT,
+                       hit.gate or rule.spec.gate)
 
     def meta_active(self, rule_id: str) -> bool:
         """Whether the configuration keeps engine rule `rule_id` (E000 always runs)."""
@@ -69,7 +70,8 @@ class Engine:
         rule = self._meta.get(rule_id)
         severity = rule.severity if rule else _default_severity(rule_id)
         name = rule.spec.name if rule else rule_id
-        return Finding(loc.path, loc.line, loc.column, rule_id, name, severity, message, "", evidence)
+        return Finding(loc.path, loc.line, loc.column, rule_id, name, severity, message, "", evidence,
+                       verdict=Verdict.INPUT)
 
     def check_links(self, links: Iterable[Link], path: str) -> list[Finding]:
         out: list[Finding] = []

@@ -1,10 +1,11 @@
 """What a failed gate says about a source already in the corpus: dead on evidence, or unverifiable now.
 
 A source is **retired** only on evidence from the world that it is gone, gathered after it was last
-verified: a 4xx status its host answered (not 401/403/407/429/451/999, which mean blocked), a
-soft-404 (H003), a parked domain (H009), a page that is now another document (the title check), a
-corroborated NXDOMAIN (`citecheck.fetch.dns`), or a URL the offline rules now refuse (a
-placeholder, a malformed or invented URL). Everything else is only **unverifiable now** — a timeout,
+verified: a finding whose rule declares so (`Gate.GONE`: a 4xx status its host answered, a soft-404,
+a parked domain, a corroborated NXDOMAIN (`citecheck.fetch.dns`), a placeholder domain;
+`Gate.RETIRES`: a URL the offline rules now refuse as malformed or invented), a dead fetch outcome
+with such evidence (not 401/403/407/429/451/999, which mean blocked), or a page that is now another
+document (the title check). Everything else is only **unverifiable now** — a timeout,
 a refused connection, a 5xx or 429 after retries, a bot challenge, a wall, robots.txt, a private
 address the run's policy no longer allows, too little text — and the source stays, **stale**, with
 its last good facts. (Whether the network was there at all is `citecheck.fetch.outage`'s question,
@@ -17,10 +18,7 @@ from dataclasses import dataclass
 
 from citecheck.fetch.verdict import UNVERIFIABLE_STATUSES
 from citecheck.harvest.gate import Reason
-from citecheck.models import Page
-
-_DEAD_PAGE_RULES = ("H003", "H009")  # soft-404, parked-domain: the answer itself says the page is gone
-_STATUS_RULES = ("H001", "H002")  # http-error, unreachable: dead only for a status or a corroborated NXDOMAIN
+from citecheck.models import Gate, Page
 
 
 @dataclass(frozen=True)
@@ -39,13 +37,13 @@ def judge_failure(reasons: list[Reason], page: Page | None, last_verified: str) 
 
 
 def _dead(reason: Reason, page: Page | None) -> bool:
-    if reason.stage == "preflight":
-        return reason.rule != "U004"  # a private address is the run's policy, not the world
+    if reason.gate in (Gate.GONE, Gate.RETIRES):  # the URL itself (preflight), or the page's answer
+        return reason.stage == "preflight" or page is not None
     if page is None:
         return False
-    if reason.rule in _DEAD_PAGE_RULES or reason.name == "title-contradiction":
+    if reason.name == "title-contradiction":
         return True
-    if reason.rule in _STATUS_RULES or reason.name == "fetch-dead":
+    if reason.name == "fetch-dead":
         return answered_gone(page) or page.error == "nxdomain"  # the fetcher says nxdomain only when corroborated
     return False
 

@@ -2,15 +2,18 @@
 
     strict   rejects on any warning or error (a paywall, a redirect, a bot challenge …)
     default  rejects on errors
-    lenient  rejects only errors that prove the source is not there: dead pages (H001 http-error,
-             H002 unreachable, H003 soft-404, H009 parked-domain), placeholder domains (U001) and
-             private addresses (U004)
+    lenient  rejects only errors that prove the source is not there or cannot be used: findings whose
+             rule declares `GATE = "gone"` or `"blocked"` (dead pages: H001 http-error, H002
+             unreachable, H003 soft-404, H009 parked-domain; U001 placeholder-domain, U004
+             private-address), and the fetch outcomes dead and excluded
 
-Whatever the gate, a wall keeps a page out of the corpus: a login or consent wall (H005) and a hard
-paywall (H004 with `access=hard`: only a teaser is readable).
-A metered or registration wall whose text is present passes, and the source carries
-`access: metered` (or `registration`). A page the site serves for any path (H003's "same page for
-any path" warning) is unverifiable, so it is rejected like an unverifiable fetch (not under lenient).
+How a finding counts is its rule's declaration, stamped on the finding (`Finding.gate`, see
+`citecheck.models.Gate`), never a list of rule IDs here. Whatever the gate, a wall keeps a page out
+of the corpus (`wall`: a login or consent wall, a hard paywall whose text is only a teaser). A
+metered or registration wall whose text is present passes (`access`), and the source carries
+`access: metered` (or `registration`). A client-rendered shell the site serves for any path
+(`unverifiable`) is rejected like an unverifiable fetch (not under lenient). `harvest.lenient_rules`
+in the configuration replaces the declarations for lenient with a list of rule IDs or slugs.
 
 Besides the engine's findings, two harvest checks feed the same verdict: the fetch outcome itself
 (a page that could not be fetched has no content to cite: error, except `unsupported` content,
@@ -24,20 +27,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from citecheck.allowlist import allow_hint
-from citecheck.checks.paywall import access_of
-from citecheck.checks.soft_404 import SHELL_MESSAGE
 from citecheck.errors import UsageError
-from citecheck.models import Finding, Outcome, Page, Severity
+from citecheck.models import Finding, Gate, Outcome, Page, Severity
 from citecheck.urls import host_of
 
 GATES = ("strict", "default", "lenient")
-LENIENT_RULES = ("placeholder-domain", "private-address", "http-error", "unreachable", "soft-404", "parked-domain")
+_LENIENT_GATES = (Gate.GONE, Gate.BLOCKED)
 _OUTCOME_SEVERITY = {Outcome.DEAD: Severity.ERROR, Outcome.EXCLUDED: Severity.ERROR, Outcome.ERROR: Severity.ERROR,
                      Outcome.UNVERIFIABLE: Severity.ERROR, Outcome.UNSUPPORTED: Severity.WARNING}
 _LENIENT_OUTCOMES = (Outcome.DEAD, Outcome.EXCLUDED)
-WALL_RULES = ("H004", "H005")  # paywall, login-wall
-_SOFT_WALLS = ("metered", "registration")
-_ACCESS = re.compile(r"access=([a-z]+)\b")  # H004's machine-readable head of evidence (paywall.access_of)
+_ACCESS = re.compile(r"access=([a-z]+)\b")  # a wall's machine-readable head of evidence (H004's `access=<kind>;`)
 
 
 @dataclass(frozen=True)
@@ -50,6 +49,7 @@ class Reason:
     severity: Severity
     message: str
     evidence: str = ""
+    gate: Gate = Gate.SEVERITY  # how the finding counts (its rule's declaration); harvest's own checks: severity
 
     def to_dict(self) -> dict[str, Any]:
         return {"stage": self.stage, "rule": self.rule, "name": self.name, "severity": self.severity.value,
@@ -59,17 +59,17 @@ class Reason:
 @dataclass(frozen=True)
 class Policy:
     gate: str = "default"
-    lenient_rules: tuple[str, ...] = LENIENT_RULES
+    lenient_rules: tuple[str, ...] = ()  # rule IDs or slugs replacing the declared gates under lenient
 
     def __post_init__(self) -> None:
         if self.gate not in GATES:
             raise UsageError(f"--gate must be one of {', '.join(GATES)}, got {self.gate!r}")
 
     def rejects(self, reason: Reason) -> bool:
-        if reason.rule == "H003" and reason.message == SHELL_MESSAGE:  # unverifiable, like such an outcome
+        if reason.gate is Gate.UNVERIFIABLE:  # like an unverifiable fetch outcome
             return self.gate != "lenient"
-        if reason.rule in WALL_RULES:
-            return reason.rule == "H005" or wall_kind(reason.evidence) not in _SOFT_WALLS
+        if reason.gate in (Gate.WALL, Gate.ACCESS):
+            return reason.gate is Gate.WALL
         if self.gate == "strict":
             return reason.severity.rank >= Severity.WARNING.rank
         if self.gate == "default":
@@ -78,29 +78,31 @@ class Policy:
             return False
         if reason.name.startswith("fetch-"):
             return reason.name in {f"fetch-{o.value}" for o in _LENIENT_OUTCOMES}
-        return reason.rule in self.lenient_rules or reason.name in self.lenient_rules
+        if self.lenient_rules:
+            return reason.rule in self.lenient_rules or reason.name in self.lenient_rules
+        return reason.gate in _LENIENT_GATES
 
 
 def wall_kind(evidence: str) -> str:
-    """The wall an H004 or H005 reason reports: H004's `access=<kind>;` evidence head, else `hard`."""
+    """The kind of wall a wall finding's evidence names (`access=<kind>;` at its head), else `hard`."""
     found = _ACCESS.match(evidence)
     return found.group(1) if found else "hard"
 
 
 def wall_access(findings: Iterable[Finding]) -> str:
     """The corpus `access` of a page that passed: the kind of its soft wall, '' when it has none."""
-    kinds = [access_of(f) for f in findings]
-    return next((kind for kind in kinds if kind in _SOFT_WALLS), "")
+    return next((wall_kind(f.evidence) for f in findings if f.gate is Gate.ACCESS), "")
 
 
 def policy_from(gate: str, harvest_config: Mapping[str, Any]) -> Policy:
     rules = harvest_config.get("lenient_rules")
-    return Policy(gate, tuple(map(str, rules)) if isinstance(rules, list) else LENIENT_RULES)
+    return Policy(gate, tuple(map(str, rules)) if isinstance(rules, list) else ())
 
 
 def finding_reason(finding: Finding) -> Reason:
     stage = {"U": "preflight", "H": "page"}.get(finding.rule[:1], "page")
-    return Reason(stage, finding.rule, finding.name, finding.severity, finding.message, finding.evidence)
+    return Reason(stage, finding.rule, finding.name, finding.severity, finding.message, finding.evidence,
+                  finding.gate)
 
 
 def outcome_reason(page: Page) -> Reason | None:

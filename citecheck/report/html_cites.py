@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from citecheck.models import Corpus, Document, Finding, Link, Page, Source
+from citecheck.models import Corpus, Document, Finding, Link, Page, Source, Verdict
 from citecheck.report.html_verdicts import BY_KEY, classify, finding_verdict
 
 SENTENCE_SPAN = 5  # lines a memo rule's sentence may run before its citation
@@ -69,7 +69,7 @@ def owner(f: Finding, cites: list[Cite]) -> Cite | None:
     exact = [c for c in ids if (c.line, c.column) == (f.line, f.column)]
     if exact:
         return exact[0]
-    if f.rule == "M008" or "unsupported" in f.name:
+    if f.verdict is Verdict.UNSUPPORTED:
         return next((c for c in ids if (c.line, c.column) >= (f.line, f.column)), None)
     return None
 

@@ -32,7 +32,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from citecheck.models import Finding, Severity
+from citecheck.models import Finding
 from citecheck.report.html_evidence import badge, severity
 from citecheck.report.html_markup import esc, link_or_text, number
 from citecheck.report.html_page import page
@@ -69,10 +69,7 @@ def _findings(item: Mapping[str, Any]) -> list[Finding]:
         if isinstance(f, Finding):
             out.append(f)
             continue
-        out.append(Finding(str(f.get("path", "")), int(f.get("line", 1)), int(f.get("column", 1)),
-                           str(f.get("rule", "")), str(f.get("name", "")), Severity(f.get("severity", "error")),
-                           str(f.get("message", "")), str(f.get("url", "")), str(f.get("evidence", "")),
-                           str(f.get("fix", ""))))
+        out.append(Finding.from_dict(f))
     return out
 
 

@@ -1,8 +1,9 @@
 """The reviewer-facing verdict of one link or citation, from its findings and its fetched page.
 
-Seven verdicts, worst first. The rule → verdict table is `citecheck.score.VERDICTS` (so the
-report and the citation-truth score never disagree on what a rule means), folded onto the seven
-display verdicts; rules the score does not know are placed by their slug, then by page outcome.
+Seven verdicts, worst first. A finding's verdict is its rule's declaration (`Finding.verdict`, the
+same the citation-truth score reads, so the report and the score never disagree on what a rule
+means), folded onto the seven display verdicts; a link without such a finding is placed by its page
+outcome.
 """
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from citecheck.models import Finding, Outcome, Page
-from citecheck.score import VERDICTS as SCORE_VERDICTS
+from citecheck.models import Verdict as Meaning  # a finding's declared verdict
 
 
 @dataclass(frozen=True)
@@ -33,35 +34,19 @@ VERDICTS: tuple[Verdict, ...] = (
 )
 BY_KEY = {v.key: v for v in VERDICTS}
 
-# Fine-grained verdicts of the score, folded onto the display verdicts.
-_FOLD = {"fabricated": "fabricated", "invalid": "fabricated", "unknown-id": "fabricated", "dead": "dead",
-         "rotted": "dead", "soft-404": "soft-404", "title-mismatch": "unsupported", "unsupported": "unsupported",
-         "unverifiable": "unverifiable"}
-# Slugs of rules the score table does not (yet) list: first match wins.
-_BY_SLUG = (("fabricat", "fabricated"), ("placeholder", "fabricated"), ("hallucinat", "fabricated"),
-            ("rotted", "dead"), ("http-error", "dead"), ("unreachable", "dead"), ("parked", "dead"),
-            ("soft-404", "soft-404"), ("unsupported", "unsupported"), ("mismatch", "unsupported"),
-            ("paywall", "unverifiable"), ("login", "unverifiable"), ("challenge", "unverifiable"))
+# Fine-grained verdicts of the findings, folded onto the display verdicts (the others imply none).
+_FOLD = {Meaning.FABRICATED: "fabricated", Meaning.INVALID: "fabricated", Meaning.UNKNOWN_ID: "fabricated",
+         Meaning.DEAD: "dead", Meaning.ROTTED: "dead", Meaning.SOFT_404: "soft-404",
+         Meaning.TITLE_MISMATCH: "unsupported", Meaning.UNSUPPORTED: "unsupported",
+         Meaning.UNVERIFIABLE: "unverifiable"}
 _BY_OUTCOME = {Outcome.OK: "live", Outcome.DEAD: "dead", Outcome.UNVERIFIABLE: "unverifiable",
                Outcome.ERROR: "unverifiable", Outcome.EXCLUDED: "unchecked", Outcome.UNSUPPORTED: "unchecked"}
 
 
 def finding_verdict(f: Finding) -> tuple[str, str] | None:
     """(display verdict, finer reason) a finding implies for its link, or None if it implies none."""
-    known = SCORE_VERDICTS.get(f.rule)
-    if f.rule == "M008":
-        known = (1, 0.0, "unsupported")
-    if known is not None:
-        fine = known[2]
-        if f.rule in ("H002", "H003") and f.severity.value != "error":  # as in score._worst
-            fine = "unverifiable"
-        shown = _FOLD.get(fine)
-        return (shown, fine) if shown else None
-    slug = f.name.lower()
-    for needle, shown in _BY_SLUG:
-        if needle in slug:
-            return shown, f.name
-    return None
+    shown = _FOLD.get(f.verdict)
+    return (shown, f.verdict.value) if shown else None
 
 
 def classify(findings: Iterable[Finding], page: Page | None) -> tuple[str, list[str]]:
