@@ -76,5 +76,5 @@ def test_a_data_rule_declares_its_verdict_in_its_pack(tmp_path: Path) -> None:
                                      " message: m, domains: [a.b], verdict: terrible}\n", encoding="utf-8")
     from citecheck.errors import PackError
 
-    with pytest.raises(PackError, match="x.yaml"):
+    with pytest.raises(PackError, match=r"x\.yaml"):
         build_registry([str(tmp_path)])
