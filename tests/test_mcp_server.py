@@ -132,7 +132,7 @@ async def test_agent_harvests_reads_and_gates_through_the_server(served: str, tm
         assert "evil.example.org" not in gated["text"]
         assert [(r["url"], r["reason"], r["line"]) for r in gated["removed"]] == [
             ("https://evil.example.org/freight-report", "uncorpused-url", 3)]
-        assert {f["rule"] for f in gated["findings"]} >= {"M006", "M009"}
+        assert {(f["rule"], f["verdict"]) for f in gated["findings"]} >= {("M006", "unknown-id"), ("M009", "uncorpused")}
 
         guarded = await call(session, "add_sources", {"urls": ["http://169.254.169.254/latest/meta-data/",
                                                                f"http://127.0.0.1:{int(port) + 1}/admin"]})

@@ -109,7 +109,8 @@ def entry(source: Source, max_chars: int) -> SourceEntry:
 def gate_result(result: WriteResult, draft: str, ok: bool) -> GateResult:
     text = draft.replace("\r\n", "\n").replace("\r", "\n")  # the offsets of removals are in this text
     removed = [RemovedUrl(r.url, r.reason, r.kind, *_position(text, r.at), r.source_id) for r in result.violations]
-    findings = [FindingInfo(f.rule, f.name, f.severity.value, f.message, f.line, f.column) for f in result.findings]
+    findings = [FindingInfo(f.rule, f.name, f.severity.value, f.message, f.line, f.column, f.verdict.value)
+                for f in result.findings]
     return GateResult(result.text, ok, dict(result.citations), list(result.unknown_ids), removed, findings)
 
 

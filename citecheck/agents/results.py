@@ -191,6 +191,8 @@ class FindingInfo:
     message: str
     line: int
     column: int
+    verdict: str = ""
+    """what the finding means for the citation, as its rule declares (unknown-id, uncorpused, dead …)"""
 
 
 @dataclass(frozen=True)
