@@ -12,7 +12,7 @@ from typing import Any
 
 from citecheck.config import Config, load_config
 from citecheck.engine.registry import Registry, build_registry
-from citecheck.engine.run import Engine, Memo
+from citecheck.engine.run import Engine, Memo, Suppression
 from citecheck.engine.select import resolve
 from citecheck.extract import Inputs, collect
 from citecheck.models import Corpus, Finding, Link, Location, Page
@@ -34,6 +34,8 @@ class Report:
     outage: Any = None  # a fetch.outage.Outage when no outside host answered: no verdicts, exit 2
     from_cache: int = 0  # distinct URLs whose facts came from the fetch cache
     fetched_now: int = 0  # distinct URLs fetched over the network in this run
+    suppressions: list[Suppression] = field(default_factory=list)  # each honoured inline directive
+    directives_ignored: dict[str, int] = field(default_factory=dict)  # per path: directives not read
 
     @property
     def summary(self) -> dict[str, Any]:
@@ -52,6 +54,7 @@ class Report:
             "infos": by_sev.get("info", 0),
             "by_rule": dict(sorted(Counter(f.rule for f in self.findings).items())),
             "suppressed": len(self.suppressed),
+            **self._directive_summary(),
             "online": self.online,
             "fetched": len(self.pages),
             "outcomes": dict(sorted(outcomes.items())),
@@ -59,6 +62,15 @@ class Report:
             "duration_s": round(self.duration, 3),
             **self.extra_summary,
         }
+
+    def _directive_summary(self) -> dict[str, Any]:
+        """Which inline directive suppressed how many findings; how many directives went unread."""
+        out: dict[str, Any] = {}
+        if self.suppressions:
+            out["suppressions"] = [use.to_dict() for use in self.suppressions]
+        if self.directives_ignored:
+            out["directives_ignored"] = self.directives_ignored
+        return out
 
     def _fetch_summary(self) -> dict[str, Any]:
         """Where the pages came from (distinct URLs), and the network's state when it was missing."""
@@ -190,14 +202,19 @@ def judge(inputs: Inputs, config: Config, registry: Registry, *, pages: Mapping[
             stage.close()
     findings: list[Finding] = []
     suppressed: list[Finding] = []
+    uses: list[Suppression] = []
+    ignored: dict[str, int] = {}
     for doc, doc_findings in zip(inputs.documents, per_doc, strict=True):
         doc_findings += from_stage.get(doc.path, [])
         doc_findings += [parent.meta("E005", where, "structure beyond a parser limit (nesting depth, paragraph or "
                                      "document size); the content there was scanned as plain text") for where in doc.too_deep
                          if parent.meta_active("E005")]
-        kept, hidden = parent.apply_directives(doc, doc_findings, registry.rules)
-        findings += kept
-        suppressed += hidden
+        applied = parent.apply_directives(doc, doc_findings, registry.rules, honour=config.inline_directives)
+        findings += applied.kept
+        suppressed += applied.suppressed
+        uses += applied.uses
+        if applied.ignored:
+            ignored[doc.path] = applied.ignored
     for corp in inputs.corpora:
         findings += parent.check_corpus(corp)
     for problem in inputs.problems:
@@ -207,7 +224,8 @@ def judge(inputs: Inputs, config: Config, registry: Registry, *, pages: Mapping[
 
     return Report(findings, suppressed, inputs, pages, online, parent.crashed or stage.crashed,
                   time.perf_counter() - started,
-                  summarize(inputs.documents, findings, checked_urls(pages), with_corpus=corpus is not None))
+                  summarize(inputs.documents, findings, checked_urls(pages), with_corpus=corpus is not None),
+                  suppressions=uses, directives_ignored=ignored)
 
 
 def checked_urls(pages: Mapping[str, Page]) -> set[str]:

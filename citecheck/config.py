@@ -64,6 +64,7 @@ class Config:
     providers: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     harvest: Mapping[str, Any] = field(default_factory=dict)
     write: Mapping[str, Any] = field(default_factory=dict)
+    inline_directives: bool = True  # honour `<!-- citecheck: disable=… -->` in audited memos
 
     def with_overrides(self, **changes: Any) -> Config:
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
@@ -82,7 +83,7 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 
 _TOP_KEYS = {"extends", "select", "ignore", "fail-on", "rules", "firm", "company", "include", "exclude",
-             "max-file-size", "packs", "fetch", "providers", "harvest", "write"}
+             "max-file-size", "packs", "fetch", "providers", "harvest", "write", "inline-directives"}
 _FETCH_KEYS = {f.replace("_", "-") for f in FetchConfig.__dataclass_fields__} | {"no-cache", "max-age"}
 _RULE_KEYS = {"severity", "enabled", "options"}
 
@@ -153,6 +154,9 @@ def build(raw: Mapping[str, Any], path: str = "", text: str = "") -> Config:
     for key in ("firm", "company", "providers", "harvest", "write"):
         if not isinstance(merged.get(key) or {}, dict):
             raise fail(key, f"{key} must be a mapping")
+    inline = merged.get("inline-directives", True)
+    if not isinstance(inline, bool):
+        raise fail("inline-directives", "inline-directives must be true or false")
     return Config(
         path=path, select=_strs(merged.get("select"), "select", fail), ignore=_strs(merged.get("ignore"), "ignore", fail),
         fail_on=fail_on, rules=rules, firm=merged.get("firm") or {}, company=merged.get("company") or {},
@@ -160,6 +164,7 @@ def build(raw: Mapping[str, Any], path: str = "", text: str = "") -> Config:
         max_file_size=_int(merged.get("max-file-size", 20 * 1024 * 1024), "max-file-size", fail),
         packs=tuple(_resolve(path, p) for p in _strs(merged.get("packs"), "packs", fail)), fetch=fetch,
         providers=merged.get("providers") or {}, harvest=merged.get("harvest") or {}, write=merged.get("write") or {},
+        inline_directives=inline,
     )
 
 

@@ -39,7 +39,8 @@ def test_readme_names_main_or_a_commit_that_holds_the_action() -> None:
     assert subprocess.run(["git", "-C", str(ROOT), "merge-base", "--is-ancestor", ref, "HEAD"], check=False).returncode == 0
 
 
-def _run_step(tmp_path: Path, paths: str, offline: str = "true", fail_on: str = "error") -> tuple[int, Path]:
+def _run_step(tmp_path: Path, paths: str, offline: str = "true", fail_on: str = "error",
+              inline_config: str = "true") -> tuple[int, Path]:
     out = tmp_path / "gh_output"
     sarif = tmp_path / "out.sarif"
     # the step calls `citecheck` as the action installed it; here that is this interpreter's citecheck
@@ -48,7 +49,7 @@ def _run_step(tmp_path: Path, paths: str, offline: str = "true", fail_on: str = 
     shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m citecheck "$@"\n')
     shim.chmod(0o755)
     env = {**os.environ, "PATH": f"{shim.parent}{os.pathsep}{os.environ.get('PATH', '')}", "CC_PATHS": paths, "CC_ARGS": "", "CC_FAIL_ON": fail_on, "CC_OFFLINE": offline,
-           "CC_SARIF": str(sarif), "GITHUB_OUTPUT": str(out)}
+           "CC_INLINE_CONFIG": inline_config, "CC_SARIF": str(sarif), "GITHUB_OUTPUT": str(out)}
     proc = subprocess.run(["bash", str(ROOT / "scripts" / "action_audit.sh")], env=env, cwd=ROOT,
                           capture_output=True, text=True, timeout=120, check=False)
     assert proc.returncode == 0, proc.stderr  # the step itself never fails: the gate step does
@@ -67,3 +68,14 @@ def test_audit_step_clean_memo_passes(tmp_path: Path) -> None:
     code, sarif = _run_step(tmp_path, "fixtures/memos/ok_clean_memo.md")
     assert code == 0
     assert json.loads(sarif.read_text())["runs"][0]["results"] == []
+
+
+def test_audit_step_inline_config_false_reads_no_directive(tmp_path: Path) -> None:
+    """Issue 26, item 1: the Action's setting for model-written memos."""
+    memo = tmp_path / "memo.md"
+    memo.write_text('# Memo\n\n<!-- citecheck: disable=U001 reason="reviewed" -->\nSee https://example.com/x.\n')
+    assert _run_step(tmp_path, str(memo))[0] == 0
+    (tmp_path / "again").mkdir()
+    code, sarif = _run_step(tmp_path / "again", str(memo), inline_config="false")
+    assert code == 1
+    assert [r["ruleId"] for r in json.loads(sarif.read_text())["runs"][0]["results"]] == ["U001"]

@@ -9,6 +9,7 @@ import pytest
 from citecheck.config import Config
 from citecheck.engine.registry import build_registry
 from citecheck.extract.corpus import build_corpus
+from citecheck.extract.markdown import extract_markdown
 from citecheck.models import Corpus
 from citecheck.urltext.citations import SENTINEL, split_block
 from citecheck.urltext.corpusindex import CorpusIndex
@@ -193,11 +194,21 @@ def test_clean_draft_has_no_contract_findings() -> None:
     assert result.citations == (("1", "src-001"),)
 
 
-def test_suppression_hides_the_finding_but_not_the_removal() -> None:
-    draft = '<!-- citecheck: disable=M009 reason="quoted from the incident report" -->\nSee https://evil.com/x.\n'
+@pytest.mark.parametrize("directive", [
+    '<!-- citecheck: disable=M006,M009 reason="quoted from the incident report" -->',
+    '<!-- citecheck: disable=all reason="reviewed" -->',
+    '<!-- citecheck: disable-file=M006,M009 reason="reviewed" until=2999-01-01 -->',
+    '<!--citecheck:disable=M009 reason="x"-->', '<!-- CITECHECK : disable=M009 reason="x" --!>',
+    '<!-<!-- citecheck: x -->- citecheck: disable=M009 reason="joined" -->',
+])
+def test_a_draft_directive_never_suppresses_and_never_reaches_the_memo(directive: str) -> None:
+    """Issue 26, failure 1: a draft's `disable=M006,M009` made write exit 0 and was copied into the memo."""
+    draft = f"# Memo\n\n{directive}\nGrowth was 40% [src-999], see https://fabricated-stats.com/report.\n"
     result = write(draft, CORPUS, config=CONFIG, registry=REGISTRY)
-    assert [f.rule for f in result.suppressed] == ["M009"]
-    assert "evil.com" not in result.text
+    assert {"M006", "M009"} <= {f.rule for f in result.findings} and result.suppressed == []
+    assert "citecheck:" not in result.text.replace("citecheck-citations:", "") and "fabricated-stats" not in result.text
+    assert result.directives_removed >= 1
+    assert extract_markdown("memo.md", result.text).directives == ()
 
 
 # -- hostile shapes stay linear -------------------------------------------------------------------------------------

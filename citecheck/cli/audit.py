@@ -33,13 +33,16 @@ from citecheck.report.gate import exit_code
 @click.option("--baseline", "baseline_path", type=click.Path(dir_okay=False), help="Report only findings not in this baseline (see `citecheck baseline`).")
 @click.option("--min-score", type=click.FloatRange(0, 10), help="Fail (exit 1) when the citation-truth score is below this (0-10).")
 @click.option("--report-suppressions", is_flag=True, help="Also list findings silenced by inline directives.")
+@click.option("--no-inline-config", "no_inline_config", is_flag=True,
+              help="Read no <!-- citecheck: … --> directive in the memos: nothing is suppressed (config "
+                   "inline-directives: false). For CI on model-written memos.")
 @click.option("--verbose", "-v", is_flag=True, help="Per-host fetch statistics on stderr.")
 @config_options
 @fetch_options
 def command(paths: tuple[str, ...], offline: bool, fmt: str, fail_on: str | None, corpus_path: str | None,
             output: str | None, include: tuple[str, ...], exclude: tuple[str, ...], no_ignore: bool, archive_check: bool,
             baseline_path: str | None,
-            min_score: float | None, report_suppressions: bool,
+            min_score: float | None, report_suppressions: bool, no_inline_config: bool,
             verbose: bool, config_path: str | None, select: tuple[str, ...], ignore: tuple[str, ...],
             rule_dirs: tuple[str, ...], **fetch: Any) -> None:
     """Audit memos (Markdown, HTML, text) and corpora (JSON); `-` reads stdin.
@@ -52,7 +55,8 @@ def command(paths: tuple[str, ...], offline: bool, fmt: str, fail_on: str | None
     """
     config = build_config(config_path, select, ignore, rule_dirs, **fetch)
     config = config.with_overrides(fail_on=fail_on, include=include or None,
-                                   exclude=config.exclude + exclude if exclude else None)
+                                   exclude=config.exclude + exclude if exclude else None,
+                                   inline_directives=False if no_inline_config else None)
     fmt = pick(fmt, sys.stdout.isatty())
     if fmt not in available():
         raise click.UsageError(f"format {fmt!r} is not available in this build")

@@ -35,13 +35,18 @@ Passing example: `<!-- citecheck: disable=U001 reason="documentation of a placeh
 
 SUPPRESSION_REASON = RuleSpec(
     "E002", "suppression-without-reason", "engine", Severity.ERROR,
-    """An inline suppression lacks `reason="…"`, or its `until=YYYY-MM-DD` date has passed.
+    """An inline suppression lacks `reason="…"`, its `until=` date has passed, or it names all rules or a group.
 
-A reviewer must be able to see why a finding was silenced, and a temporary silence must end. Such
-a directive suppresses nothing: the finding it meant to hide is reported beside this error (a
-warning would be easy to miss: pre-commit hides the output of hooks that pass).
+A reviewer must be able to see why a finding was silenced, and a temporary silence must end. A
+directive names each rule it silences (ID or slug): `disable=all`, a bare `disable` or
+`disable-file`, a stage letter (`M`) or an ID prefix (`M00`) is refused, since one comment in a
+model-written memo must not switch the gate off. Such a directive suppresses nothing: the finding
+it meant to hide is reported beside this error (a warning would be easy to miss: pre-commit hides
+the output of hooks that pass). `--no-inline-config` (config `inline-directives: false`) reads no
+directive at all.
 
-Failing example: `<!-- citecheck: disable=U001 -->` or `… until=2020-01-01 -->`.
+Failing example: `<!-- citecheck: disable=U001 -->`, `… until=2020-01-01 -->` or
+`<!-- citecheck: disable=all reason="reviewed" -->`.
 Passing example: `<!-- citecheck: disable=U001 reason="quoted from the incident report" -->`.""",
     _never, origin="citecheck.engine", verdict=Verdict.INPUT)
 

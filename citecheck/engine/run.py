@@ -120,31 +120,59 @@ class Engine:
         return out
 
     def apply_directives(self, doc: Document, findings: list[Finding], known: Iterable[Any],
-                         today: dt.date | None = None) -> tuple[list[Finding], list[Finding]]:
-        """Split findings into (kept, suppressed); directive problems become E001/E002 findings."""
+                         today: dt.date | None = None, *, honour: bool = True) -> Applied:
+        """Split findings into kept and suppressed; directive problems become E001/E002 findings.
+        With `honour=False` (`--no-inline-config`) no directive is read: nothing is suppressed."""
+        if not honour:
+            return Applied(list(findings), [], (), len(doc.directives))
         specs = list(known)
         today = today or dt.date.today()
-        kept, suppressed, extra = [], [], []
+        extra: list[Finding] = []
         live: list[Directive] = []
         for d in doc.directives:
             problem = _directive_problem(d, specs)
+            refusal = "" if problem else _refusal(d, specs, today)
             if problem:
                 extra.append(self.meta("E001", d.location, problem, ",".join(d.rules)))
-                continue
-            if not d.reason:  # an unexplained silence silences nothing: the finding stays beside E002
-                extra.append(self.meta("E002", d.location, f"suppression of {','.join(d.rules)} has no reason=\"…\" "
-                                                           "and does not suppress"))
-                continue
-            if d.until and _expired(d.until, today):
-                extra.append(self.meta("E002", d.location, f"suppression of {','.join(d.rules)} expired on {d.until}"))
-                continue
-            live.append(d)
-        for f in findings:
-            if f.path == doc.path and f.rule != "E000" and any(_covers(d, f, specs) for d in live):
-                suppressed.append(f)
+            elif refusal:  # the finding it meant to hide stays, beside this E002
+                extra.append(self.meta("E002", d.location, refusal))
             else:
+                live.append(d)
+        kept: list[Finding] = []
+        hidden: dict[Directive, list[Finding]] = {d: [] for d in live}
+        for f in findings:
+            by = next((d for d in live if f.path == doc.path and f.rule != "E000" and _covers(d, f, specs)), None)
+            if by is None:
                 kept.append(f)
-        return kept + extra, suppressed
+            else:
+                hidden[by].append(f)
+        uses = tuple(Suppression(d, len(found)) for d, found in hidden.items())
+        return Applied(kept + extra, [f for found in hidden.values() for f in found], uses)
+
+
+@dataclass(frozen=True)
+class Suppression:
+    """A directive that was honoured, and how many findings it suppressed in this run."""
+
+    directive: Directive
+    count: int
+
+    def to_dict(self) -> dict[str, Any]:
+        d = self.directive
+        return {"path": d.location.path, "line": d.location.line, "directive": f"{d.action}={','.join(d.rules)}",
+                "reason": d.reason, "until": d.until, "suppressed": self.count}
+
+
+@dataclass(frozen=True)
+class Applied:
+    """What the directives of one document did: the findings kept (with E001/E002 findings about
+    the directives themselves), those suppressed, each honoured directive's count, and how many
+    directives were not read at all (`--no-inline-config`)."""
+
+    kept: list[Finding]
+    suppressed: list[Finding]
+    uses: tuple[Suppression, ...] = ()
+    ignored: int = 0
 
 
 def _default_severity(rule_id: str) -> Severity:
@@ -169,6 +197,27 @@ def _directive_problem(d: Directive, specs: list[Any]) -> str:
     return ""
 
 
+def _refusal(d: Directive, specs: list[Any], today: dt.date) -> str:
+    """Why a well-formed directive still suppresses nothing (E002), or ''. A directive names the
+    rules it silences one by one: `all`, a bare `disable`, a stage letter or an ID prefix would let
+    one comment in a memo switch the gate off."""
+    what = ",".join(d.rules)
+    if d.action in ("disable", "disable-file"):
+        group = next((t for t in d.rules if not _names_one_rule(t, specs)), None)
+        if group is not None:
+            return (f"suppression of {'all rules' if group == 'all' else f'the rule group {group!r}'} is refused "
+                    "and does not suppress: name each rule (ID or slug)")
+    if not d.reason:  # an unexplained silence silences nothing
+        return f"suppression of {what} has no reason=\"…\" and does not suppress"
+    if d.until and _expired(d.until, today):
+        return f"suppression of {what} expired on {d.until}"
+    return ""
+
+
+def _names_one_rule(token: str, specs: list[Any]) -> bool:
+    return any(s.id.upper() == token.upper() or s.name == token.lower() for s in specs)
+
+
 def _expired(until: str, today: dt.date) -> bool:
     return dt.date.fromisoformat(until) < today
 
@@ -179,4 +228,4 @@ def _covers(d: Directive, f: Finding, specs: list[Any]) -> bool:
     if d.action == "disable" and d.target_line != f.line:
         return False
     spec = next((s for s in specs if s.id == f.rule), None)
-    return any(t == "all" or (spec is not None and matches(spec, t)) or t.upper() == f.rule for t in d.rules)
+    return any((spec is not None and matches(spec, t)) or t.upper() == f.rule for t in d.rules)

@@ -48,3 +48,14 @@ class GithubReporter(Reporter):
         if unchecked:  # a clean offline run must not read as "every link is fine"
             self.out.write(f"::notice title=citecheck::{unchecked} link(s) and citation(s) unchecked: "
                            "not fetched (offline run, excluded URL, or no corpus to look IDs up in)\n")
+        for use in summary.get("suppressions") or []:  # every silence the memo asked for is visible
+            props = [f"file={escape_property(str(use['path']))}"] if not str(use["path"]).startswith("<") else []
+            props += [f"line={max(int(use['line']), 1)}", "title=citecheck suppression"]
+            self.out.write(f"::notice {','.join(props)}::{escape_data(_suppression(use))}\n")
+        ignored = sum((summary.get("directives_ignored") or {}).values())
+        if ignored:
+            self.out.write(f"::notice title=citecheck::{ignored} inline directive(s) not read (--no-inline-config)\n")
+
+
+def _suppression(use: dict[str, Any]) -> str:
+    return f"{use['directive']} suppressed {use['suppressed']} finding(s); reason: {use.get('reason', '')}"

@@ -27,6 +27,7 @@ def render_summary(view: ReportView, registry: Any = None) -> str:
     if view.sections:
         parts.append(_sections(view))
     parts.append(_rules(s, registry))
+    parts.append(_directives(s))
     return (f'<section id="summary" aria-labelledby="summary-h"><h2 id="summary-h">Summary</h2>'
             f'{"".join(parts)}</section>')
 
@@ -127,3 +128,19 @@ def _rules(s: Mapping[str, Any], registry: Any) -> str:
         items.append(f'<li><code class="rule">{esc(rule)}</code>{name} <b data-rule-count="{esc(rule)}">'
                      f'{number(count)}</b>{hint}</li>')
     return f'<div class="card wide"><h3>Rules that fired</h3><ul class="plain rules">{"".join(items)}</ul></div>'
+
+
+def _directives(s: Mapping[str, Any]) -> str:
+    """Each inline directive that suppressed findings (and how many), and the directives not read."""
+    uses = [u for u in s.get("suppressions") or [] if isinstance(u, Mapping)]
+    found = s.get("directives_ignored")
+    ignored: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
+    if not uses and not ignored:
+        return ""
+    items = [f'<li><span class="where">{esc(u.get("path"))}:{esc(u.get("line"))}</span> <code>{esc(u.get("directive"))}'
+             f'</code> <b data-suppressed-by="{esc(u.get("path"))}:{esc(u.get("line"))}">{number(u.get("suppressed", 0))}'
+             f'</b> finding(s) — reason: {esc(u.get("reason", ""))}</li>' for u in uses]
+    items += [f'<li><span class="where">{esc(path)}</span>: <b data-directives-ignored="{esc(path)}">{number(count)}'
+              f'</b> directive(s) not read (--no-inline-config)</li>' for path, count in sorted(ignored.items())]
+    return (f'<div class="card wide" id="directives"><h3>Inline directives</h3>'
+            f'<ul class="plain">{"".join(items)}</ul></div>')

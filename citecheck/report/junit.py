@@ -37,8 +37,28 @@ class JunitReporter(Reporter):
         for attr in ("tests", "failures", "errors", "skipped"):
             root.set(attr, str(sum(int(s.get(attr, "0")) for s in root)))
         root.set("time", str(self.summ.get("duration_s", 0)))
+        for node in root:
+            _directive_properties(node, self.summ)
         xml = etree.tostring(root, pretty_print=True, xml_declaration=True, encoding="UTF-8")
         self.out.write(xml.decode("utf-8"))
+
+
+def _directive_properties(suite: etree._Element, summary: dict[str, Any]) -> None:
+    """Which inline directives of the suite's file suppressed how many findings (and how many
+    were not read), as the suite's `<properties>`: JUnit's place for facts about a run."""
+    path = xml_text(str(suite.get("name")))
+    uses = [u for u in summary.get("suppressions") or [] if xml_text(str(u.get("path"))) == path]
+    ignored = (summary.get("directives_ignored") or {}).get(suite.get("name"), 0)
+    entries = [(f"citecheck suppression at line {u['line']}", f"{u['directive']} reason={u.get('reason', '')!r}: "
+                f"{u['suppressed']} finding(s) suppressed") for u in uses]
+    if ignored:
+        entries.append(("citecheck directives not read (--no-inline-config)", str(ignored)))
+    if not entries:
+        return
+    props = etree.Element("properties")
+    for name, value in entries:
+        etree.SubElement(props, "property", name=xml_text(name), value=xml_text(value))
+    suite.insert(0, props)
 
 
 def audited_paths(report: Any, findings: Iterable[Finding]) -> list[str]:

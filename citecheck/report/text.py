@@ -95,7 +95,23 @@ class TextReporter(Reporter):
                 self.console.print(f"  [dim]{shown(f.path)}:{f.line}:{f.column} {f.severity.value} {f.rule} "
                                    f"{shown(f.message)} ({f.name})[/]")
             self.console.print()
+        for line in directive_lines(summary):
+            self.console.print(line)
         self.console.print(summary_line(summary))
+
+
+def directive_lines(s: dict[str, Any]) -> list[str]:
+    """Which inline directive suppressed how many findings, and the directives left unread: a
+    reviewer sees every silence the memo asked for, even without --report-suppressions."""
+    lines = [f"[dim]suppressed by {shown(str(u.get('path')))}:{u.get('line')} {shown(str(u.get('directive')))} "
+             f"reason={shown(repr(u.get('reason', '')))}: {u.get('suppressed', 0)} finding(s)[/]"
+             for u in s.get("suppressions") or []]
+    ignored = sum((s.get("directives_ignored") or {}).values())
+    if ignored:
+        lines.append(f"[dim]{ignored} inline directive(s) not read (--no-inline-config)[/]")
+    if s.get("directives_removed"):
+        lines.append(f"{s['directives_removed']} citecheck directive(s) removed from the draft: `write` never applies one")
+    return lines
 
 
 def by_path(findings: Iterable[Finding]) -> dict[str, list[Finding]]:
@@ -127,7 +143,7 @@ def summary_line(s: dict[str, Any]) -> str:
     if s.get("fetched"):
         line += f"; fetched {s['fetched']} ({', '.join(f'{k} {v}' for k, v in s.get('outcomes', {}).items())})"
     if s.get("suppressed"):
-        line += f"; {s['suppressed']} suppressed"
+        line += f"; {s['suppressed']} suppressed by {len(s.get('suppressions') or [])} inline directive(s)"
     if "citation_truth_score" in s:
         value = s["citation_truth_score"]
         if s.get("network") == "unavailable":

@@ -10,7 +10,9 @@
 Findings come from the engine's memo rules over the draft as written, so they point at the
 draft: M006 unknown-source-id reports unknown IDs, M009 draft-url every removal (built from
 the removals this run made, through the rule's own hit builder). M007 uncorpused-url is
-superseded here: every URL it could report is an M009 removal.
+superseded here: every URL it could report is an M009 removal. Inline directives in the draft are
+the model's, not the user's: they are removed before anything else and never suppress a finding
+(`write/directives.py`).
 """
 from __future__ import annotations
 
@@ -31,6 +33,7 @@ from citecheck.urltext.detect import url_spans
 from citecheck.urltext.scrub import UNCORPUSED, Removal, scrub
 from citecheck.urltext.violations import contract_breaches
 from citecheck.write.cite import cite, restore_labels
+from citecheck.write.directives import has_directive, strip_directives
 from citecheck.write.rendered import fail_closed
 
 CONTRACT_RULES = ("M009", "M006")  # always run by write, whatever select/ignore say
@@ -58,6 +61,7 @@ class WriteResult:
     unknown_ids: tuple[str, ...] = ()
     crashed: bool = False
     document: Document | None = None  # the draft as extracted (what the findings point into)
+    directives_removed: int = 0  # `<!-- citecheck: … -->` directives taken out of the draft, never applied
 
 
 def normalise_newlines(text: str) -> str:
@@ -104,8 +108,11 @@ def write(draft_text: str, corpus: Corpus, strict: bool = True, hybrid: bool = F
     """Gate a draft against a corpus: the memo text and the findings (see the module docstring)."""
     config = config or load_config()
     registry = registry or build_registry(config.packs)
-    draft_text = normalise_newlines(draft_text)
+    draft_text, directives = strip_directives(normalise_newlines(draft_text))
     out = transform(draft_text, CorpusIndex(corpus), strict=strict, hybrid=hybrid)
+    if has_directive(out.text):  # the draft has none left, so the transform made one: never write it
+        raise CitecheckError("write: the memo would contain a citecheck directive; refusing to write it "
+                             "(please report this draft)")
     rules = _memo_rules(registry, config, hybrid)
     from_removals = [r for r in rules if r.spec.id == "M009" and strict]
     engine = Engine([r for r in rules if r not in from_removals])
@@ -113,9 +120,9 @@ def write(draft_text: str, corpus: Corpus, strict: bool = True, hybrid: bool = F
     found = engine.check_memo(Memo(document, corpus))
     for rule in from_removals:
         found += [engine.finding(rule, hit) for hit in draft_url.hits(document, out.violations)]
-    kept, suppressed = engine.apply_directives(document, found, registry.rules)
-    return WriteResult(out.text, dedupe_findings(sorted(kept)), suppressed, out.violations, out.citations, out.unknown_ids,
-                       engine.crashed, document)
+    # no directive is read: the draft's were removed above, and none may speak for the model
+    return WriteResult(out.text, dedupe_findings(sorted(found)), [], out.violations, out.citations, out.unknown_ids,
+                       engine.crashed, document, directives)
 
 
 def _memo_rules(registry: Registry, config: Config, hybrid: bool) -> list[ActiveRule]:
