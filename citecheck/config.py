@@ -1,5 +1,15 @@
 """Configuration: `.citecheck.yaml` found upward (or `[tool.citecheck]` in pyproject.toml),
-`extends:` presets, strict validation (an unknown key or bad value is a one-line ConfigError)."""
+`extends:` presets, strict validation (an unknown key or bad value is a one-line ConfigError).
+
+Where a file comes from decides what it may say. An *explicit* configuration — `--config FILE`,
+`$CITECHECK_CONFIG`, or the user's own `$XDG_CONFIG_HOME/citecheck/config.yaml` — may widen the
+network policy. A *discovered* one (found by walking up from the working directory, so possibly
+written into the audited tree by whoever wrote the memos) may only narrow it: its `fetch.allow`,
+`fetch.allow-private: true`, `fetch.headers`, `fetch.robots: false`, `fetch.archive-url` and
+`fetch.cache` (the facts every verdict is computed from: a planted file could answer "200, title
+matches" for any URL) are dropped and named in `Config.ignored`, which the CLI reports in one
+warning line; the user config's values for them still apply beside it.
+"""
 from __future__ import annotations
 
 import os
@@ -65,6 +75,7 @@ class Config:
     harvest: Mapping[str, Any] = field(default_factory=dict)
     write: Mapping[str, Any] = field(default_factory=dict)
     inline_directives: bool = True  # honour `<!-- citecheck: disable=… -->` in audited memos
+    ignored: tuple[str, ...] = ()  # policy keys a discovered config set and this run does not honour
 
     def with_overrides(self, **changes: Any) -> Config:
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
@@ -104,12 +115,36 @@ def discover(start: str | Path | None = None) -> Path | None:
 _MAX_NUMBER = 2**53  # fetch numbers: finite (NaN and infinity compare false), and exact as floats
 
 
+def user_config_path() -> Path | None:
+    """The user's own config, `$XDG_CONFIG_HOME/citecheck/config.yaml` (or `.yml`), if there is one."""
+    base = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "citecheck"
+    return next((base / name for name in ("config.yaml", "config.yml") if (base / name).is_file()), None)
+
+
+# fetch keys that widen what a run may fetch or send: honoured only from an explicit configuration
+POLICY_KEYS = ("allow", "allow-private", "headers", "robots", "archive-url", "cache")
+
+
 def load_config(path: str | Path | None = None, *, search: bool = True) -> Config:
-    """Load the given config file, or the discovered one, or the defaults."""
-    if path is None and search:
-        path = discover()
-    if path is None:
-        return build({}, "")
+    """The given config file (else `$CITECHECK_CONFIG`), or the discovered one, or the user's own
+    config, or the defaults; a discovered file's network-widening keys are not honoured."""
+    explicit = path if path is not None else os.environ.get("CITECHECK_CONFIG") or None
+    if explicit is not None:
+        return _load_file(explicit)
+    user = user_config_path()
+    found = discover() if search else None
+    if found is None:
+        return _load_file(user) if user is not None else build({}, "")
+    config = _load_file(found, discovered=True)
+    if user is None:
+        return config
+    trusted = _load_file(user).fetch
+    return replace(config, fetch=replace(config.fetch, allow=trusted.allow, allow_private=trusted.allow_private,
+                                         headers=trusted.headers, robots=trusted.robots,
+                                         archive_url=trusted.archive_url, cache=trusted.cache))
+
+
+def _load_file(path: str | Path, discovered: bool = False) -> Config:
     file = Path(path)
     if not file.is_file():
         raise ConfigError(f"{file}: config file not found")
@@ -133,7 +168,33 @@ def load_config(path: str | Path | None = None, *, search: bool = True) -> Confi
             raise ConfigError(f"{file}: {err}") from None
     if not isinstance(raw, dict):
         raise ConfigError(f"{file}:1: config must be a mapping")
-    return build(raw, str(file), text)
+    config = build(raw, str(file), text)
+    return _narrowed(config) if discovered else config
+
+
+def _narrowed(config: Config) -> Config:
+    """A discovered config without the fetch settings that would widen the network policy."""
+    default = FetchConfig()
+    fetch = config.fetch
+    widened = {"allow": bool(fetch.allow), "allow-private": fetch.allow_private, "headers": bool(fetch.headers),
+               "robots": not fetch.robots, "archive-url": fetch.archive_url != default.archive_url,
+               "cache": bool(fetch.cache)}
+    ignored = tuple(f"fetch.{key}" for key in POLICY_KEYS if widened[key])
+    if not ignored:
+        return config
+    return replace(config, ignored=ignored, fetch=replace(
+        fetch, allow=default.allow, allow_private=default.allow_private, headers=default.headers,
+        robots=default.robots, archive_url=default.archive_url, cache=default.cache))
+
+
+def ignored_warning(config: Config) -> str:
+    """The one warning line for the policy keys a discovered config set ('' when none)."""
+    if not config.ignored:
+        return ""
+    return (f"citecheck: {config.path}: {', '.join(config.ignored)} ignored: a configuration found by walking up "
+            "from the working directory may only narrow the network policy (give it with --config FILE, "
+            "$CITECHECK_CONFIG or ~/.config/citecheck/config.yaml, or on the command line: --allow, --header, "
+            "--cache)")
 
 
 def build(raw: Mapping[str, Any], path: str = "", text: str = "") -> Config:

@@ -43,6 +43,8 @@ SHARED = ROOT.parent / "shared"
 def _isolate_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each test gets its own cache dir and no user config leaks in."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache")))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("xdg-config")))
+    monkeypatch.delenv("CITECHECK_CONFIG", raising=False)
     for var in ("TAVILY_API_KEY", "SERPAPI_API_KEY", "BRAVE_API_KEY", "PERPLEXITY_API_KEY", "FIRECRAWL_API_KEY",
                 "OPENAI_API_KEY", "GITHUB_ACTIONS"):
         monkeypatch.delenv(var, raising=False)

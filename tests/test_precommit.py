@@ -56,6 +56,8 @@ def repo(tmp_path_factory: pytest.TempPathFactory, site: str) -> Path:
     (path / "bad.md").write_text("# Acme\n\nRevenue doubled ([source](https://example.com/acme-report)).\n")
     (path / "ok.md").write_text(f"# Acme\n\nThe market grew ([report]({site}/reports/q3)).\n")
     (path / "dead.md").write_text(f"# Acme\n\nThe market grew ([report]({site}/gone/q3)).\n")
+    # the repository's own config may not widen the network policy (issue 26, item 3): its
+    # `fetch.allow` is ignored with a warning; the user's config (XDG_CONFIG_HOME) allows loopback
     (path / ".citecheck.yaml").write_text("ignore: [U004]  # the test web lives on loopback\nfetch:\n  allow: [127.0.0.1]\n  no-cache: true\n")
     for cmd in (["git", "init", "-q"], ["git", "add", "."],
                 ["git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "memos"]):
@@ -68,8 +70,11 @@ def _offline_env(home: Path) -> dict[str, str]:
     # a test run from a virtualenv, this interpreter's too (PYTHONPATH): pip then finds every dependency
     # installed for the test run and needs no index. pip never uninstalls outside the hook's env.
     site_dirs = os.pathsep.join(site_module.getsitepackages())
+    user = home / "xdg-config"  # the user's own config: the only place here that allows loopback
+    (user / "citecheck").mkdir(parents=True, exist_ok=True)
+    (user / "citecheck" / "config.yaml").write_text("fetch:\n  allow: [127.0.0.1]\n")
     return {**os.environ, "PRE_COMMIT_HOME": str(home), "PIP_NO_INDEX": "1", "VIRTUALENV_SYSTEM_SITE_PACKAGES": "1",
-            "PIP_NO_BUILD_ISOLATION": "0", "PYTHONPATH": site_dirs}
+            "PIP_NO_BUILD_ISOLATION": "0", "PYTHONPATH": site_dirs, "XDG_CONFIG_HOME": str(user)}
 
 
 def _try(repo: Path, hook: str, file: str, home: Path, *more: str) -> subprocess.CompletedProcess[str]:
@@ -87,6 +92,7 @@ def test_offline_and_online_hooks(repo: Path, tmp_path_factory: pytest.TempPathF
     assert "U001" in both.stdout and "bad.md" in both.stdout and "ok.md" not in both.stdout
     dead = _try(repo, "citecheck-online", "dead.md", home)
     assert dead.returncode == 1 and "H001" in dead.stdout, dead.stdout + dead.stderr
+    assert "fetch.allow ignored" in dead.stdout + dead.stderr  # the repository's own allow list was not used
     live = _try(repo, "citecheck-online", "ok.md", home)
     assert live.returncode == 0, live.stdout + live.stderr
 

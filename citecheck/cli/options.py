@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from citecheck.config import Config, load_config
+from citecheck.config import Config, ignored_warning, load_config
 
 F = Callable[..., Any]
 
@@ -18,7 +18,9 @@ def _split(values: tuple[str, ...]) -> tuple[str, ...]:
 
 def config_options(func: F) -> F:
     for deco in reversed([
-        click.option("--config", "config_path", type=click.Path(dir_okay=False), help="Config file (default: .citecheck.yaml found upward)."),
+        click.option("--config", "config_path", type=click.Path(dir_okay=False),
+                     help="Config file (default: $CITECHECK_CONFIG, else .citecheck.yaml found upward, whose "
+                          "network-widening keys are ignored, else ~/.config/citecheck/config.yaml)."),
         click.option("--select", multiple=True, help="Only these rules: IDs, slugs, stage letters or prefixes (comma-separated)."),
         click.option("--ignore", multiple=True, help="Skip these rules (IDs, slugs, stage letters or prefixes)."),
         click.option("--rules", "rule_dirs", multiple=True, type=click.Path(file_okay=False), help="Extra YAML rule pack directory (repeatable)."),
@@ -49,6 +51,8 @@ def fetch_options(func: F) -> F:
 def build_config(config_path: str | None, select: tuple[str, ...] = (), ignore: tuple[str, ...] = (),
                  rule_dirs: tuple[str, ...] = (), **fetch: Any) -> Config:
     config = load_config(config_path)
+    if config.ignored:  # a discovered config may only narrow the network policy: say what it lost
+        click.echo(ignored_warning(config), err=True)
     config = config.with_overrides(select=_split(select) or None, ignore=config.ignore + _split(ignore),
                                    packs=config.packs + tuple(rule_dirs))
     return apply_fetch_options(config, **fetch)

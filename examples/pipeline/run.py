@@ -76,9 +76,10 @@ def write_inputs(work: Path, base: str) -> None:
       - {{url: "{base}/regulation/mobility-package-i", title: Mobility Package I, topics: [cabotage, driver rest]}}
 """)
     shutil.copy(HERE / "outline.yaml", work / "outline.yaml")
-    # The example web lives on loopback: allow fetching it, and silence the private-address rule
-    # that would (rightly) refuse a loopback URL in a real memo.
-    (work / ".citecheck.yaml").write_text("ignore: [U004, C005]\nfetch:\n  allow: [127.0.0.1]\n  no-cache: true\n")
+    # The example web lives on loopback: silence the private-address rule that would (rightly) refuse
+    # a loopback URL in a real memo. Fetching it is allowed by `--allow` on the command lines below: a
+    # config found in the working tree may narrow the network policy, never widen it.
+    (work / ".citecheck.yaml").write_text("ignore: [U004, C005]\nfetch:\n  no-cache: true\n")
 
 
 def citecheck(work: Path, *args: str, ok: tuple[int, ...] = (0,)) -> subprocess.CompletedProcess[str]:
@@ -104,7 +105,8 @@ def main() -> int:
     base, stop = serve()
     try:
         write_inputs(work, base)
-        citecheck(work, "harvest", "outline.yaml", "-o", "sourced_corpus.json", "--rejects", "rejects.json")
+        citecheck(work, "harvest", "outline.yaml", "-o", "sourced_corpus.json", "--rejects", "rejects.json",
+                  "--allow", "127.0.0.1")
         corpus = json.loads((work / "sourced_corpus.json").read_text())
         print("\ncorpus:", *(f"  {s['id']}  {s['title']}  <{s['url']}>" for s in corpus), sep="\n")
         prompt = citecheck(work, "prompt", "outline.yaml", "--section", "market", "--corpus", "sourced_corpus.json")
@@ -116,7 +118,8 @@ def main() -> int:
             shutil.copy(HERE / "draft.md", work / "draft.md")
             citecheck(work, "write", "draft.md", "--corpus", "sourced_corpus.json", "-o", "memo.md", ok=(0, 1))
         print("\nfinal memo:\n" + (work / "memo.md").read_text())
-        audit = citecheck(work, "audit", "memo.md", "--corpus", "sourced_corpus.json", "--format", "text", ok=(0, 1))
+        audit = citecheck(work, "audit", "memo.md", "--corpus", "sourced_corpus.json", "--format", "text",
+                          "--allow", "127.0.0.1", ok=(0, 1))
         print(f"\noutputs in {work}")
         return audit.returncode
     finally:
