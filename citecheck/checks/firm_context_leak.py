@@ -4,7 +4,7 @@ A memo generator primed with the firm's profile (an Indonesian VC: Indonesia, ru
 Southeast Asia) wrote those terms into the "Risks" section of a memo on a US company. This rule
 reads the firm profile (`firm: {name, terms: [...]}`) and the company profile
 (`company: {name, geographies: [...]}`) from the config (`firm:`/`company:` keys or this rule's
-options) and from the memo's front matter — front matter wins per key — and reports every
+options) and from the memo's front matter, and reports every
 whole-word, case-insensitive use of a firm term the company does not claim. A term is claimed when
 it equals or is contained in one of the company's geographies (or the other way round), or when
 the firm profile lists it under a claimed geography in `related`. `profile: NAME` (option, or
@@ -12,6 +12,11 @@ the firm profile lists it under a claimed geography in `related`. `profile: NAME
 (rules/firm_profiles.yaml ships `indonesian-vc`). URLs are not scanned (the U and H rules judge
 them), nor are lines that name the firm itself while `allow_firm_name` is true. No firm profile,
 no findings.
+
+Configuration outranks content: the memo's front matter may add terms to a configured firm profile,
+never remove or replace its name, terms or `related` groups, and a configured company profile
+stands as configured (a front-matter geography would claim terms). Front matter speaks alone only
+for a profile the configuration does not set.
 
 Failing example (front matter `firm: indonesian-vc`, `company: {name: Acme Robotics, geographies: [United States]}`):
 
@@ -63,13 +68,20 @@ def as_profile(value: Any, profiles: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def resolve(options: Mapping[str, Any], front: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """(firm, company) profiles: pack profile, then options, then front matter, merged per key."""
+    """(firm, company) profiles: the configured ones (pack profile, then options), to which the
+    front matter may only add firm terms; front matter alone where the configuration sets none."""
     profiles = options.get("pack", {}).get("profiles", {})
     firm = as_profile({"profile": options.get("profile") or ""}, profiles)
     firm.update(as_profile(options.get("firm"), profiles))
-    firm.update(as_profile(front.get("firm"), profiles))
+    from_front = as_profile(front.get("firm"), profiles)
+    if any(firm.get(key) for key in ("name", "terms", "related")):
+        configured = _strs(firm.get("terms"))
+        firm["terms"] = configured + [t for t in _strs(from_front.get("terms")) if t not in configured]
+    else:
+        firm = from_front
     company = as_profile(options.get("company"), {})
-    company.update(as_profile(front.get("company"), {}))
+    if not any(company.get(key) for key in ("name", "geographies")):
+        company = as_profile(front.get("company"), {})
     return firm, company
 
 

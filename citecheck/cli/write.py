@@ -112,6 +112,7 @@ def _report(result: WriteResult, corpus: object, output: str, hybrid: bool, stri
     inputs = Inputs(documents=[result.document] if result.document else [], corpora=[corpus])  # type: ignore[list-item]
     extra = {"mode": "hybrid" if hybrid else "strict" if strict else "report-only", "output": output,
              "footnotes": len(result.citations), "removed_urls": len(result.violations) if strict else 0,
-             "unknown_ids": len(result.unknown_ids), "directives_removed": result.directives_removed}
+             "unknown_ids": len(result.unknown_ids), "directives_removed": result.directives_removed,
+             **({"front_matter_removed": list(result.front_matter_removed)} if result.front_matter_removed else {})}
     return Report(result.findings, result.suppressed, inputs, crashed=result.crashed, duration=duration,
                   extra_summary=extra)

@@ -111,6 +111,9 @@ def directive_lines(s: dict[str, Any]) -> list[str]:
         lines.append(f"[dim]{ignored} inline directive(s) not read (--no-inline-config)[/]")
     if s.get("directives_removed"):
         lines.append(f"{s['directives_removed']} citecheck directive(s) removed from the draft: `write` never applies one")
+    if s.get("front_matter_removed"):
+        lines.append(f"front matter {', '.join(map(shown, s['front_matter_removed']))} kept out of the memo: "
+                     "check settings belong in the configuration")
     return lines
 
 

@@ -12,11 +12,12 @@ draft: M006 unknown-source-id reports unknown IDs, M009 draft-url every removal 
 the removals this run made, through the rule's own hit builder). M007 uncorpused-url is
 superseded here: every URL it could report is an M009 removal. Inline directives in the draft are
 the model's, not the user's: they are removed before anything else and never suppress a finding
-(`write/directives.py`).
+(`write/directives.py`); front-matter keys that configure checks (`firm:`, `company:`) are kept
+out of the memo (`write/frontmatter.py`).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from citecheck.audit import dedupe_findings
 from citecheck.checks import draft_url
@@ -34,6 +35,7 @@ from citecheck.urltext.scrub import UNCORPUSED, Removal, scrub
 from citecheck.urltext.violations import contract_breaches
 from citecheck.write.cite import cite, restore_labels
 from citecheck.write.directives import has_directive, strip_directives
+from citecheck.write.frontmatter import drop_check_keys, tidy
 from citecheck.write.rendered import fail_closed
 
 CONTRACT_RULES = ("M009", "M006")  # always run by write, whatever select/ignore say
@@ -62,6 +64,7 @@ class WriteResult:
     crashed: bool = False
     document: Document | None = None  # the draft as extracted (what the findings point into)
     directives_removed: int = 0  # `<!-- citecheck: … -->` directives taken out of the draft, never applied
+    front_matter_removed: tuple[str, ...] = ()  # check-configuring front-matter keys kept out of the memo
 
 
 def normalise_newlines(text: str) -> str:
@@ -109,7 +112,10 @@ def write(draft_text: str, corpus: Corpus, strict: bool = True, hybrid: bool = F
     config = config or load_config()
     registry = registry or build_registry(config.packs)
     draft_text, directives = strip_directives(normalise_newlines(draft_text))
+    draft_text, configuring = drop_check_keys(draft_text)  # the memo never carries them
     out = transform(draft_text, CorpusIndex(corpus), strict=strict, hybrid=hybrid)
+    if configuring:
+        out = replace(out, text=tidy(out.text))
     if has_directive(out.text):  # the draft has none left, so the transform made one: never write it
         raise CitecheckError("write: the memo would contain a citecheck directive; refusing to write it "
                              "(please report this draft)")
@@ -117,12 +123,14 @@ def write(draft_text: str, corpus: Corpus, strict: bool = True, hybrid: bool = F
     from_removals = [r for r in rules if r.spec.id == "M009" and strict]
     engine = Engine([r for r in rules if r not in from_removals])
     document = extract_markdown(path, draft_text)
+    if configuring:  # the draft's own checks still see them: they may add firm terms (see M001)
+        document = replace(document, front_matter={**document.front_matter, **configuring})
     found = engine.check_memo(Memo(document, corpus))
     for rule in from_removals:
         found += [engine.finding(rule, hit) for hit in draft_url.hits(document, out.violations)]
     # no directive is read: the draft's were removed above, and none may speak for the model
     return WriteResult(out.text, dedupe_findings(sorted(found)), [], out.violations, out.citations, out.unknown_ids,
-                       engine.crashed, document, directives)
+                       engine.crashed, document, directives, tuple(configuring))
 
 
 def _memo_rules(registry: Registry, config: Config, hybrid: bool) -> list[ActiveRule]:
