@@ -118,7 +118,8 @@ def test_readme_snippet_names_main_or_a_commit_of_its_history() -> None:
 def test_readme_snippet_as_written_blocks_a_bad_memo_and_passes_a_clean_one(tmp_path: Path) -> None:
     """The snippet verbatim but for `repo:` and `rev:` (a local clone of this checkout and its HEAD, so
     the hook runs the code under test and needs nothing but what is installed), installed as the git
-    hook: committing the bad memo is refused, committing the clean one (and a .txt memo) passes."""
+    hook: committing the bad memo is refused (a directive in it notwithstanding), committing the clean one
+    (and a .txt memo) passes."""
     snippet = _readme_snippet()
     clone = tmp_path / "citecheck-clone"
     subprocess.run(["git", "clone", "-q", "--no-checkout", str(ROOT), str(clone)], check=True)
@@ -133,7 +134,9 @@ def test_readme_snippet_as_written_blocks_a_bad_memo_and_passes_a_clean_one(tmp_
     subprocess.run(["git", "init", "-q"], cwd=work, check=True)
     subprocess.run([installed_script("pre-commit", "pre-commit"), "install", "--hook-type", "pre-commit",
                     "--hook-type", "pre-push"], cwd=work, env=env, check=True, capture_output=True)
-    (work / "bad.md").write_text("# Acme\n\nRevenue doubled ([source](https://example.com/acme-report)).\n")
+    # the model wrote a directive to silence its placeholder link: the snippet's --no-inline-config reads none
+    (work / "bad.md").write_text('# Acme\n\n<!-- citecheck: disable=U001 reason="reviewed" -->\n'
+                                 "Revenue doubled ([source](https://example.com/acme-report)).\n")
     subprocess.run(["git", "add", "bad.md", ".pre-commit-config.yaml"], cwd=work, check=True)
     blocked = subprocess.run([*git, "commit", "-qm", "bad"], cwd=work, env=env, capture_output=True, text=True,
                              timeout=900, check=False)
