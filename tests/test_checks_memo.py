@@ -34,12 +34,20 @@ def test_as_profile_forms() -> None:
     assert as_profile(None, profiles) == {} and as_profile(["x"], profiles) == {}
 
 
-def test_front_matter_wins_per_key() -> None:
+def test_front_matter_adds_to_the_configured_profiles_never_replaces_them() -> None:
+    """Issue 26, item 2 (front matter used to win per key: a memo could replace the firm's terms)."""
     options = {"pack": PROFILES, "profile": "", "firm": {"name": "Config Fund", "terms": ["Lagos"]},
                "company": {"name": "Acme", "geographies": ["Canada"]}}
-    firm, company = resolve(options, {"firm": {"terms": ["Jakarta"]}, "company": {"geographies": ["US"]}})
-    assert firm == {"name": "Config Fund", "terms": ["Jakarta"]}
-    assert company == {"name": "Acme", "geographies": ["US"]}
+    firm, company = resolve(options, {"firm": {"name": "Other", "terms": ["Jakarta"], "related": {"US": ["Lagos"]}},
+                                      "company": {"geographies": ["US"]}})
+    assert firm == {"name": "Config Fund", "terms": ["Lagos", "Jakarta"]}
+    assert company == {"name": "Acme", "geographies": ["Canada"]}
+
+
+def test_front_matter_speaks_for_a_profile_the_configuration_does_not_set() -> None:
+    firm, company = resolve({"pack": PROFILES, "profile": ""}, {"firm": {"name": "F", "terms": ["Jakarta"]},
+                                                               "company": {"geographies": ["US"]}})
+    assert firm == {"name": "F", "terms": ["Jakarta"]} and company == {"geographies": ["US"]}
 
 
 def test_profile_option_is_the_base() -> None:
