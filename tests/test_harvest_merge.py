@@ -85,20 +85,22 @@ def test_outage_then_a_dead_page_then_its_return(tmp_path: Path) -> None:
 
 
 def test_network_unavailable_exits_2_and_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    dns = SwitchDns(names=("harbor-data.org",), zones=("org",))
+    dns = SwitchDns(names=("harbor-data.org", "slow-archive.org"), zones=("org",))
     monkeypatch.setattr("citecheck.fetch.dns.SystemResolver", lambda: dns)
     with Restartable(pages()) as server:
         listed = tmp_path / "Sources.md"
-        listed.write_text("".join(f"- [{t}](http://harbor-data.org:{server.port}{p})\n" for p, t in
-                                  (("/a", "Road freight statistics 2023"), ("/b", "Goods transport by road in Germany"))))
+        listed.write_text("".join(f"- [{t}](http://{h}:{server.port}{p})\n" for h, p, t in
+                                  (("harbor-data.org", "/a", "Road freight statistics 2023"),
+                                   ("slow-archive.org", "/b", "Goods transport by road in Germany"))))
         args = ["--urls", str(listed), "-o", str(tmp_path / "corpus.json"), "--allow", "harbor-data.org",
-                "--cache", str(tmp_path / "cache.sqlite"), "--max-age", "0", "--timeout", "2"]
+                "--allow", "slow-archive.org", "--cache", str(tmp_path / "cache.sqlite"), "--max-age", "0",
+                "--timeout", "2"]
         assert cli(*args).exit_code == 0
         corpus, registry = (tmp_path / "corpus.json").read_bytes(), (tmp_path / "corpus.json.ids").read_bytes()
         dns.down = True  # no name resolves any more: the network, not the site, is gone
         down = cli(*args)
     assert down.exit_code == 2, down.stderr
-    assert "network unavailable: 0 of 1 hosts reachable" in down.stderr and "corpus.json is unchanged" in down.stderr
+    assert "network unavailable: 0 of 2 hosts reachable" in down.stderr and "corpus.json is unchanged" in down.stderr
     assert len(down.stderr.strip().splitlines()) <= 3 and "Traceback" not in down.stderr
     assert (tmp_path / "corpus.json").read_bytes() == corpus and (tmp_path / "corpus.json.ids").read_bytes() == registry
 

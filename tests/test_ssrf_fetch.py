@@ -110,7 +110,7 @@ async def test_public_name_redirecting_to_private_name(site: Any, trap: Any) -> 
 
 
 async def test_nxdomain_alone_is_unverifiable() -> None:
-    """Nothing in the run shows the resolver works (see tests/test_verdicts.py for the corroborated case)."""
+    """Nothing in the run shows the resolver works (see tests/test_fetch_verdicts.py for the corroborated case)."""
     dns = StubResolver({})
     url = "http://no-such-host.test/page"
     page = (await fetch_all([url], CFG, resolver=dns))[url]

@@ -85,18 +85,22 @@ class RawWeb:
 
 
 class SwitchDns(AbstractResolver):
-    """Names in `table` resolve to 127.0.0.1; others get "no such name". With `down` every name
-    fails the same way (a sandbox without DNS). `zones`: what the control query finds."""
+    """Names in `table` resolve to 127.0.0.1; names in `silent` never get an answer (EAI_AGAIN, a
+    resolver timing out); others get "no such name". With `down` every name fails the same way (a
+    sandbox without DNS). `zones`: what the control query finds."""
 
-    def __init__(self, names: tuple[str, ...] = (), zones: tuple[str, ...] = ()) -> None:
+    def __init__(self, names: tuple[str, ...] = (), zones: tuple[str, ...] = (), silent: tuple[str, ...] = ()) -> None:
         self.table = set(names)
         self.zones = set(zones)
+        self.silent = set(silent)
         self.down = False
         self.lookups: list[str] = []
         self.controls: list[str] = []
 
     async def resolve(self, host: str, port: int = 0, family: Any = socket.AF_INET) -> list[ResolveResult]:
         self.lookups.append(host)
+        if host in self.silent:
+            raise socket.gaierror(socket.EAI_AGAIN, "Temporary failure in name resolution")
         if self.down or host not in self.table:
             raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
         return [ResolveResult(hostname=host, host="127.0.0.1", port=port, family=socket.AF_INET, proto=0,

@@ -98,6 +98,7 @@ async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resol
     hit: set[str] = set()
     pending: list[Page] = []
     fresh: list[Page] = []
+    known: list[Page] = []  # pages answered from fresh cached facts: evidence for the outage assessment
     allowed: set[str] = set()  # targets robots.txt lets this run ask the cache about
     with ProgressBar(progress, len(by_target)) as bar:
         shared = cache is not None and cache.shared
@@ -131,6 +132,7 @@ async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resol
                     for target, page in hits.items():
                         _record(pages, by_target[target], page, None, on_page, defer_parse)
                     hit.update(hits)
+                    known.extend(hits.values())
             pages.cached = len(hit)
             todo = [t for t in by_target if t not in hit]
             if not todo:
@@ -143,6 +145,7 @@ async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resol
                     stored, result = await flight.run(target, lambda: fetcher.fetch_fresh(target, keep_body=keep_bodies))
                     if result is None:
                         assert stored is not None
+                        known.append(stored)
                         _record(pages, by_target[target], stored, None, on_page, defer_parse)
                         bar.advance()
                         return
@@ -169,7 +172,7 @@ async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resol
         finally:
             await opener.close()
         pages.fetched = len(fresh)
-        pages.outage = assess(fresh, fetcher.connected)
+        pages.outage = assess([*known, *fresh], fetcher.connected)
     if cache is not None and pages.outage is None:  # an outage records nothing (nothing it saw is a fact)
         cache.put_many(pending)
     return pages

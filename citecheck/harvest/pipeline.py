@@ -110,7 +110,7 @@ async def harvest_async(outline: Outline | str | Path | None = None, *, provider
         stage.close()
         if cache is not None:
             cache.close()
-    outage = assess(v.page for group in verdicts for v in group if v.page is not None)
+    outage = assess((v.page for group in verdicts for v in group if v.page is not None), fetcher.connected)
     if outage is not None:
         unchanged = f"{into} is unchanged" if into else "nothing is written"
         raise NetworkUnavailableError(f"{outage.line()}; {unchanged}")
