@@ -1,6 +1,6 @@
 """Shared by the agent examples: the pipeline example's local web of institutional sources on
-127.0.0.1 (three real reports, a dead link, a soft-404) and a work folder whose `.citecheck.yaml`
-lets citecheck fetch it (and names the curated directory for the `directory` search provider)."""
+127.0.0.1 (three real reports, a dead link, a soft-404) and a work folder with a config, loaded
+explicitly, that lets citecheck fetch it (and names the curated directory for the `directory` provider)."""
 from __future__ import annotations
 
 import argparse
@@ -30,6 +30,7 @@ def start(description: str) -> tuple[Path, str, Config, Callable[[], None]]:
         (work / old).unlink(missing_ok=True)
     base, stop = serve()
     write_inputs(work, base)
-    with (work / ".citecheck.yaml").open("a") as config:
-        config.write("providers:\n  directory: {path: directory.yaml}\n")
-    return work, base, load_config(str(work / ".citecheck.yaml")), stop
+    # given explicitly (as --config would be), this file may widen the network policy to the loopback web
+    (work / "agents.yaml").write_text("ignore: [U004, C005]\nfetch:\n  allow: [127.0.0.1]\n  no-cache: true\n"
+                                      "providers:\n  directory: {path: directory.yaml}\n")
+    return work, base, load_config(str(work / "agents.yaml")), stop
