@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_fetch_verdicts import audit, cache_stats, rules_at
 from test_harvest_cli import cli
 from test_harvest_merge import pages
 from test_harvest_servers import Restartable
-from test_fetch_verdicts import audit, cache_stats, rules_at
 from verdictnet import RawWeb, SwitchDns
 
 FAKE = "http://fabricated-institute.org/report"
