@@ -80,7 +80,6 @@ def source_hash(obj: Any, seen: dict[Path, str] | None = None) -> str:
     """Digest of the whole top-level package that defines `obj` (a function or class): a rule's
     helpers change its results as much as its own module does. "unknown" when there is no source.
     `seen`: digests already taken in this computation, by package (40 rules share one package)."""
-    # the package by name: a built-in rule's check may stand for a module not imported yet (ModuleAttr)
     top = sys.modules.get((getattr(obj, "__module__", "") or "").split(".", 1)[0])
     where = getattr(top, "__file__", None)
     if not where:

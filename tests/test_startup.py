@@ -46,18 +46,8 @@ def test_offline_audit_of_a_small_memo_imports_no_heavy_stack(tmp_path: Path) ->
     assert (tmp_path / "cache" / "citecheck" / "packs.json").is_file()
     out, modules = _modules_after(["audit", "--offline", "memo.md"], tmp_path)
     assert "No findings" in out
-    # from the second run on, the packs come from the cache of parsed packs: no PyYAML, and no
-    # importlib.metadata (no third-party rule package is installed), no process pool
-    assert not {"yaml", "importlib.metadata", "multiprocessing", "concurrent.futures.process"} & modules
-    # M008's verifier is built at resolve, but the claim-support code only when it ranks passages
-    assert "citecheck.support.lexical" in modules and "citecheck.support.assess" not in modules
-    # the registry knows every rule from its index: the modules of rules an offline run without a
-    # corpus never runs (page and corpus stages) are not imported
-    from citecheck.checks._index import RULES
-
-    unrun = {name for name, declared in RULES.items() if declared["stage"] in ("page", "corpus")}
-    assert len(unrun) > 10 and not unrun & modules
-    assert "citecheck.checks._page" not in modules
+    # from the second run on, the packs come from the cache of parsed packs: no PyYAML, no process pool
+    assert not {"yaml", "multiprocessing", "concurrent.futures.process"} & modules
 
 
 @given(st.text("abcde fgh", max_size=14), st.text("abcde fgh", max_size=14), st.sampled_from([80.0, 92.0, 95.0]))

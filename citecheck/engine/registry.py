@@ -1,4 +1,6 @@
-"""The rule registry: Python rules from the `citecheck.rules` entry point group, plus YAML packs."""
+"""The rule registry: the built-in rules (listed in `citecheck.checks.RULES`), every module or
+package a `citecheck.rules` entry point names (found through importlib.metadata, as flake8's
+plugin finder does), and the data rules of YAML packs."""
 from __future__ import annotations
 
 import importlib
@@ -8,15 +10,15 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from citecheck.engine import plugins
 from citecheck.engine.packs import Packs, load_packs
-from citecheck.engine.rule import RuleSpec, spec_from_declarations, spec_from_module
+from citecheck.engine.rule import RuleSpec, spec_from_module
 from citecheck.errors import PackError, RegistryError
 
 if TYPE_CHECKING:
     from citecheck.engine.packcache import PackCache
 
-ENTRY_POINT_GROUP = plugins.GROUP
+ENTRY_POINT_GROUP = "citecheck.rules"
+BUILTIN = "citecheck.checks"  # an install made before the built-ins were listed named them here too
 
 
 @dataclass(frozen=True)
@@ -33,7 +35,7 @@ class Registry:
 
 
 def _modules_of(obj: ModuleType) -> Iterator[ModuleType]:
-    """A rule module itself, or every rule module inside a package (how the built-ins register)."""
+    """A rule module itself, or every rule module inside a package."""
     if hasattr(obj, "ID"):
         yield obj
         return
@@ -43,24 +45,27 @@ def _modules_of(obj: ModuleType) -> Iterator[ModuleType]:
             yield module
 
 
-def python_rules() -> list[RuleSpec]:
-    """The built-in rules (`citecheck.checks`, registered even from a source tree without installed
-    metadata, from their generated index: each module is imported when its rule is prepared or
-    run) and every other module or package the `citecheck.rules` entry points name."""
-    from citecheck.checks._index import RULES
+def plugin_modules() -> list[ModuleType]:
+    """The modules or packages the installed `citecheck.rules` entry points name."""
+    from importlib.metadata import entry_points
 
-    specs = [spec_from_declarations(module, declared) for module, declared in RULES.items()]
-    builtin = importlib.import_module(plugins.BUILTIN)
-    loaded: list[object] = []
-    if plugins.may_have_plugins():
-        from importlib.metadata import entry_points
-
-        loaded += [obj for obj in (ep.load() for ep in entry_points(group=ENTRY_POINT_GROUP)) if obj is not builtin]
-    for obj in loaded:
+    found: list[ModuleType] = []
+    for entry in entry_points(group=ENTRY_POINT_GROUP):
+        if entry.module == BUILTIN:
+            continue
+        obj = entry.load()
         if not isinstance(obj, ModuleType):
-            raise RegistryError(f"entry point in {ENTRY_POINT_GROUP} must name a module, got {obj!r}")
-        specs.extend(spec_from_module(m) for m in _modules_of(obj))
-    return specs
+            raise RegistryError(f"entry point {entry.name} in {ENTRY_POINT_GROUP} must name a module, got {obj!r}")
+        found.append(obj)
+    return found
+
+
+def python_rules() -> list[RuleSpec]:
+    """The built-in rules, then the rules of every plugin module or package."""
+    from citecheck.checks import RULES
+
+    return [spec_from_module(module) for module in RULES] + \
+        [spec_from_module(module) for obj in plugin_modules() for module in _modules_of(obj)]
 
 
 def build_registry(pack_dirs: Iterable[str] = (), packs_cache: PackCache | None = None) -> Registry:

@@ -1,7 +1,6 @@
 """The normalised shape of a rule, whether a Python module or a YAML data rule."""
 from __future__ import annotations
 
-import importlib
 import inspect
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -67,60 +66,6 @@ def _enum(kind: Any, value: Any, origin: str, what: str) -> Any:
     except ValueError:
         known = ", ".join(member.value for member in kind)
         raise RegistryError(f"rule module {origin}: {what} {value!r} is not one of {known}") from None
-
-
-class ModuleAttr:
-    """A rule module's `check` or `prepare`, the module imported on first call: the registry knows
-    the built-in rules from their generated index (`citecheck/checks/_index.py`) and imports a rule's
-    module only when the rule is prepared or run (an offline audit never runs the page rules, whose
-    modules were ~0.04e9 instructions of its start). Pickles as the name it stands for."""
-
-    def __init__(self, module: str, name: str) -> None:
-        self.__module__ = module  # what `resultcache.source_hash` reads, as of a plain function
-        self.name = name
-        self.target: Callable[..., Any] | None = None
-
-    def load(self) -> Callable[..., Any]:
-        if self.target is None:
-            self.target = getattr(importlib.import_module(self.__module__), self.name)
-        return self.target
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self.load()(*args, **kwargs)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (ModuleAttr, (self.__module__, self.name))
-
-    def __repr__(self) -> str:
-        return f"<{self.__module__}.{self.name}, imported on first call>"
-
-
-def loaded(function: Callable[..., Any]) -> Callable[..., Any]:
-    """The function itself: a `ModuleAttr` imported now (for a rule this run will call)."""
-    return function.load() if isinstance(function, ModuleAttr) else function
-
-
-def declarations(module: ModuleType) -> dict[str, Any]:
-    """What `spec_from_module` reads of a rule module, as data (what the index keeps)."""
-    spec = spec_from_module(module)
-    return {"id": spec.id, "name": spec.name, "stage": spec.stage, "severity": spec.severity.value, "doc": spec.doc,
-            "defaults": dict(spec.defaults), "options_doc": dict(spec.options_doc), "pack": spec.pack,
-            "plugins": dict(spec.plugins), "shardable": spec.shardable, "prepare": spec.prepare is not None,
-            "verdict": spec.verdict.value if spec.verdict else "", "gate": spec.gate.value}
-
-
-def spec_from_declarations(module: str, declared: Mapping[str, Any]) -> RuleSpec:
-    """The spec `spec_from_module` would make, from the index, without importing the module."""
-    spec = RuleSpec(
-        id=declared["id"], name=declared["name"], stage=declared["stage"], severity=Severity(declared["severity"]),
-        doc=declared["doc"], check=ModuleAttr(module, "check"), defaults=dict(declared["defaults"]),
-        options_doc=dict(declared["options_doc"]), pack=declared["pack"], plugins=dict(declared["plugins"]),
-        origin=module, shardable=declared["shardable"],
-        prepare=ModuleAttr(module, "prepare") if declared["prepare"] else None,
-        verdict=Verdict(declared["verdict"]), gate=Gate(declared["gate"]),
-    )
-    validate(spec)
-    return spec
 
 
 def validate(spec: RuleSpec) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 from citecheck.config import Config
 from citecheck.engine.registry import Registry
-from citecheck.engine.rule import RuleSpec, loaded
+from citecheck.engine.rule import RuleSpec
 from citecheck.errors import ConfigError, UsageError
 from citecheck.models import Severity
 
@@ -29,7 +29,7 @@ class ActiveRule:
     check: Callable[..., Iterable[Any]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        check = self.spec.check if self.deferred else loaded(self.spec.check)  # a rule to run: its module now
+        check = self.spec.check
         if self.spec.prepare is not None:
             check = _Deferred(self) if self.deferred else partial(check, prepared=self.prepare())
         object.__setattr__(self, "check", check)
