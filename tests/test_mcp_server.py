@@ -100,7 +100,7 @@ async def test_agent_harvests_reads_and_gates_through_the_server(served: str, tm
     article, removed, soft = f"{served}/stats/road-freight-2024", f"{served}/stats/removed", f"{served}/stats/outlook"
     async with connect(tmp_path, "--corpus", str(corpus), "--config", str(tmp_path / "config.yaml"),
                        "--allow", f"127.0.0.1:{port}", "--cache", str(tmp_path / "cache.sqlite"),
-                       "--provider", "tavily") as session:
+                       "--provider", "tavily", "--rejects", str(tmp_path / "rejects.json")) as session:
         listed = {tool.name: tool for tool in (await session.list_tools()).tools}
         assert set(listed) == TOOLS
         for tool in listed.values():
@@ -118,6 +118,9 @@ async def test_agent_harvests_reads_and_gates_through_the_server(served: str, tm
         first = {url: outcome[url]["reasons"][0]["rule"] for url in (soft, removed, "https://example.com/report")}
         assert first == {soft: "H003", removed: "H001", "https://example.com/report": "U001"}
         assert all(outcome[url]["status"] == "rejected" and outcome[url]["source"] is None for url in first)
+
+        rejects = json.loads((tmp_path / "rejects.json").read_text())  # as `harvest --rejects` writes it
+        assert sorted(r["url"] for r in rejects["rejects"]) == sorted([soft, removed, "https://example.com/report"])
 
         source = await call(session, "get_source", {"id": "src-001"})
         assert source["url"] == article and "1,950 billion tonne-kilometres" in source["excerpt"]
@@ -189,7 +192,7 @@ async def test_agent_harvests_reads_and_gates_through_the_server(served: str, tm
     assert "Traceback" not in (tmp_path / "server.err").read_text()
     files = {str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.is_file()}
     cache = {f for f in files if f.startswith("cache.sqlite")}
-    assert files - cache == {"config.yaml", "server.err", "corpus.json", "corpus.json.ids"}  # nothing else written
+    assert files - cache == {"config.yaml", "server.err", "corpus.json", "corpus.json.ids", "rejects.json"}  # nothing else
 
 
 async def test_outage_is_a_one_line_error_and_the_server_keeps_serving(tmp_path: Path) -> None:
