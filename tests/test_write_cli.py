@@ -40,9 +40,13 @@ def test_clean_draft_exits_0_and_a_rerun_changes_nothing(tmp_path: Path) -> None
     result, memo = run(tmp_path, CLEAN, "--format", "text")
     assert result.exit_code == 0, result.output
     first = memo.read_bytes()
-    again = CliRunner().invoke(main, ["write", str(memo), "--corpus", CORPUS, "-o", str(memo), "--ignore", "M008"])
+    again = CliRunner().invoke(main, ["write", str(memo), "--corpus", CORPUS, "-o", str(tmp_path / "again.md"),
+                                      "--ignore", "M008"])
     assert again.exit_code == 0, again.output
-    assert memo.read_bytes() == first
+    assert (tmp_path / "again.md").read_bytes() == first
+    # the memo as its own output is refused (issue 26, item 8: an output never overwrites an input)
+    same = CliRunner().invoke(main, ["write", str(memo), "--corpus", CORPUS, "-o", str(memo)])
+    assert same.exit_code == 2 and "refusing to overwrite" in same.stderr and memo.read_bytes() == first
 
 
 def test_hybrid_keeps_corpus_urls_as_footnotes(tmp_path: Path) -> None:

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from citecheck.atomic import atomic_write
+from citecheck.atomic import atomic_write, refuse_same_file
 from citecheck.audit import audit_inputs, judge
 from citecheck.cli.options import build_config, config_options, fetch_options
 from citecheck.engine.packcache import PackCache
@@ -65,6 +65,7 @@ def command(paths: tuple[str, ...], offline: bool, fmt: str, fail_on: str | None
     read = read_inputs(paths, config.include or DEFAULT_INCLUDE, config.exclude, config.max_file_size,
                        respect_ignore=not no_ignore)
     files = read.files
+    refuse_same_file([("-o", output)], [path for path, _ in files] + [corpus_path, baseline_path, config_path])
     uncached = offline or archive_check or bool(read.problems)
     results = None if uncached else _result_cache(config, registry, fmt, files, corpus_path)
     report: Any = results.lookup() if results is not None else None

@@ -6,6 +6,7 @@ from typing import Any
 import click
 
 from citecheck import aio
+from citecheck.atomic import refuse_same_file
 from citecheck.audit import audit_inputs
 from citecheck.baseline import write_baseline
 from citecheck.cli.options import build_config, config_options, fetch_options
@@ -30,6 +31,8 @@ def command(paths: tuple[str, ...], output: str, offline: bool, corpus_path: str
     corpus = load_corpus(corpus_path, config.max_file_size) if corpus_path else None
     inputs = collect(paths, config.include or DEFAULT_INCLUDE, config.exclude, config.max_file_size)
     refuse_unreadable(inputs.problems)
+    refuse_same_file([("-o", output)], [*(d.path for d in inputs.documents), *(c.path for c in inputs.corpora),
+                                        corpus_path, config_path])
     report = aio.run(audit_inputs(inputs, config, registry, online=not offline, corpus=corpus))
     count = write_baseline(output, report.findings, {d.path: d.text for d in inputs.documents})
     click.echo(f"wrote {count} finding(s) to {output}", err=True)

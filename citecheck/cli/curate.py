@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from citecheck import aio
-from citecheck.atomic import atomic_write
+from citecheck.atomic import atomic_write, refuse_same_file
 from citecheck.cli.options import build_config, config_options, fetch_options
 from citecheck.curate import cache_markdown_report, csv_report, from_cache, gather, judge, markdown_report, ranked
 from citecheck.engine.packcache import PackCache
@@ -48,6 +48,10 @@ def command(runs: tuple[str, ...], output: str, report_path: str | None, csv_pat
     if bool(runs) == from_cache_:
         raise UsageError("curate takes RUN paths or --from-cache, not both" if runs else
                          "curate needs RUN paths, or --from-cache to list the cache's sources")
+    # --corpus-out is extended on purpose; no other output may name a run, the config or another output
+    refuse_same_file([("-o", output), ("--report", report_path), ("--csv", csv_path), ("--corpus-out", corpus_out),
+                      ("--corpus-out's ID registry", f"{corpus_out}.ids" if corpus_out else None)],
+                     [*runs, config_path])
     config = build_config(config_path, select, ignore, rule_dirs, **fetch)
     if from_cache_:
         _from_cache(config, output, report_path, csv_path, corpus_out)

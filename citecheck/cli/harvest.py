@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from citecheck.atomic import atomic_write
+from citecheck.atomic import atomic_write, refuse_same_file
 from citecheck.cli.options import _split, build_config, config_options, fetch_options
 from citecheck.harvest import GATES, harvest, rejects_table, write_outputs
 from citecheck.harvest.merge import payload, write_table
@@ -87,6 +87,9 @@ def command(outline: str | None, urls_file: str | None, query: str | None, provi
       citecheck harvest --urls local.md -o corpus.json --allow 127.0.0.1:8080
       citecheck harvest --query "EU road freight 2023 @ec.europa.eu" --provider tavily -o corpus.json
     """
+    # the corpus (-o) is read and merged into on purpose; nothing else may name an input or another output
+    refuse_same_file([("-o", output), ("--rejects", rejects_path), ("--report", report_path),
+                      ("-o's ID registry", f"{output}.ids")], [outline, urls_file, config_path])
     config = build_config(config_path, select, ignore, rule_dirs, **fetch)
     result = harvest(outline, providers=_split(providers), config=config, urls=urls_file, query=query, into=output,
                      gate=gate, progress=not quiet, min_excerpt=min_excerpt)

@@ -5,7 +5,7 @@ import json
 
 import click
 
-from citecheck.atomic import atomic_write
+from citecheck.atomic import atomic_write, refuse_same_file
 from citecheck.errors import CitecheckError
 from citecheck.extract import load_corpus, read_text
 from citecheck.harvest.outline import load_outline
@@ -69,6 +69,7 @@ def command(outline: str, corpus_path: str, section: str | None, excerpts: bool,
       citecheck prompt outline.yaml --section market --corpus c.json --previous draft.md --token-budget 6000
       citecheck prompt outline.yaml --section market --corpus c.json --format json -o messages.json
     """
+    refuse_same_file([("-o", output)], [outline, corpus_path, previous])
     prompt = build_prompt(outline, section, corpus_path, excerpts, previous, token_budget, all_sources)
     payload = prompt.as_text() + "\n" if fmt == "text" else json.dumps(prompt.messages(), indent=2,
                                                                          ensure_ascii=False) + "\n"

@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from citecheck import aio
-from citecheck.atomic import atomic_write
+from citecheck.atomic import atomic_write, refuse_same_file
 from citecheck.cli.options import build_config, config_options, fetch_options
 from citecheck.extract import read_text
 from citecheck.harvest import write_outputs
@@ -39,6 +39,8 @@ def command(memo: str, corpus_path: str, providers: tuple[str, ...], output: str
 
     Exit 0 when every marker was resolved, 1 when some remain, 2 on bad input.
     """
+    refuse_same_file([("-o", output), ("--corpus's ID registry", f"{corpus_path}.ids")],
+                     [memo, corpus_path, config_path])
     config = build_config(config_path, select, ignore, rule_dirs, **fetch)
     text = read_text(memo, config.max_file_size)
     result = aio.run(resolve_async(memo, text, corpus_path, providers=providers, config=config,

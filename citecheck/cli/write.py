@@ -7,6 +7,7 @@ import time
 
 import click
 
+from citecheck.atomic import refuse_same_file
 from citecheck.audit import Report
 from citecheck.cli.options import build_config, config_options
 from citecheck.cli.prompt import build_prompt, prompt_options, save
@@ -64,6 +65,8 @@ def command(draft: str | None, corpus_path: str, output: str, hybrid: bool, stri
         raise click.UsageError(f"format {fmt!r} is not available in this build")
     if llm == bool(draft):
         raise click.UsageError("give a DRAFT file, or --llm to generate one (not both)")
+    refuse_same_file([("-o", output), ("--report", report_path), ("--save-draft", save_draft)],
+                     [draft, corpus_path, outline_path, previous, config_path])
     corpus = load_corpus(corpus_path, config.max_file_size)
     if llm:
         draft_path, text = _generate(outline_path, section, corpus_path, excerpts, previous, token_budget,
