@@ -2,8 +2,9 @@
 
 A deck shared through DocSend or Dropbox carries the platform's name on every page; a model
 asked "which company is this?" answered "DocSend", and the memo was titled "Dropbox Investment
-Memo". The company name is taken from the front matter (`company: NAME` or `company: {name:}`),
-else from the first H1 with words like "Investment Memo" stripped, and compared with the
+Memo". Every name the memo gives its company is checked: the front matter's (`company: NAME` or
+`company: {name:}`) and the first H1's, with words like "Investment Memo" stripped (front matter
+adds a name to check, never hides the heading's), each compared with the
 `watermarks` pack (rules/watermarks.yaml) after dropping legal suffixes: a finding when it equals
 a platform name (rapidfuzz ratio ≥ `score_cutoff`) or platform names make up at least
 `dominance` of it ("Dropbox DocSend"). A memo genuinely about Notion or Box: add it to `allow`.
@@ -45,10 +46,29 @@ _LITERAL_RE = re.compile(r"[a-z0-9 ]+", re.ASCII)  # a title-noise pattern that 
 
 def company_name(doc: Document, pack: Mapping[str, Any]) -> tuple[str, Location]:
     """The memo's company name and where it is written ('' when neither front matter nor H1 names one)."""
+    return next(iter(company_names(doc, pack)), ("", Location(doc.path)))
+
+
+def company_names(doc: Document, pack: Mapping[str, Any]) -> list[tuple[str, Location]]:
+    """Every name the memo gives its company, and where: the front matter's, then the first H1's
+    (unless it is the same name)."""
+    found = [_front_matter_name(doc), _heading_name(doc, pack)]
+    out: list[tuple[str, Location]] = []
+    for name, loc in found:
+        if name and name.casefold() not in {n.casefold() for n, _ in out}:
+            out.append((name, loc))
+    return out
+
+
+def _front_matter_name(doc: Document) -> tuple[str, Location]:
     value = doc.front_matter.get("company")
     name = value if isinstance(value, str) else value.get("name") if isinstance(value, Mapping) else None
     if isinstance(name, str) and name.strip():
         return name.strip(), _front_matter_location(doc, name.strip(), isinstance(value, Mapping))
+    return "", Location(doc.path)
+
+
+def _heading_name(doc: Document, pack: Mapping[str, Any]) -> tuple[str, Location]:
     heading = next((h for h in doc.headings if h.level == 1), None)
     if heading is None:
         return "", Location(doc.path)
@@ -139,11 +159,13 @@ def watermark_match(name: str, pack: Mapping[str, Any] | Platforms, cutoff: floa
 
 def check(memo: Any, options: Mapping[str, Any], prepared: Platforms | None = None) -> Iterator[Hit]:
     pack = options.get("pack", {})
-    name, loc = company_name(memo.document, pack)
-    if not name or name.casefold() in {str(a).casefold() for a in options.get("allow", [])}:
-        return
-    platform = watermark_match(name, prepared or pack, float(options.get("score_cutoff", 92)),
-                               float(options.get("dominance", 0.75)))
-    if platform:
+    allowed = {str(a).casefold() for a in options.get("allow", [])}
+    for name, loc in company_names(memo.document, pack):
+        if name.casefold() in allowed:
+            continue
+        platform = watermark_match(name, prepared or pack, float(options.get("score_cutoff", 92)),
+                                   float(options.get("dominance", 0.75)))
+        if not platform:
+            continue
         yield Hit(f"company name {name!r} is the document platform {platform!r}: the memo read the watermark, "
                   f"not the deck", loc, evidence=name)
