@@ -239,3 +239,18 @@ def test_audit_report_into_a_planted_link_is_one_line_and_exit_2(tmp_path: Path,
     code, err = _invoke("audit", "--offline", str(memo), "--format", "sarif", "-o", str(link))
     assert code == 2 and len(err.strip().splitlines()) == 1 and "protected_symlinks" in err, err
     assert target.read_text() == "root:secret\n" and os.stat(target).st_uid == 0
+
+
+@as_root
+def test_the_id_registry_never_follows_a_planted_link(tmp_path: Path, sticky: Path) -> None:
+    """Issue 26, failure 8: harvest's `.ids` followed a symlink another user planted in a sticky dir."""
+    from citecheck.harvest.ids import read_registry, write_registry
+
+    target = _secret(tmp_path)
+    corpus = sticky / "corpus.json"
+    link = sticky / "corpus.json.ids"
+    link.symlink_to(target)
+    os.lchown(link, OTHER, OTHER)
+    with pytest.raises(InputError, match="protected_symlinks"):
+        write_registry(corpus, read_registry(tmp_path / "none.json"))
+    assert target.read_text() == "root:secret\n" and os.stat(target).st_uid == 0
