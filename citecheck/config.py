@@ -5,7 +5,8 @@ Where a file comes from decides what it may say. An *explicit* configuration —
 `$CITECHECK_CONFIG`, or the user's own `$XDG_CONFIG_HOME/citecheck/config.yaml` — may widen the
 network policy. A *discovered* one (found by walking up from the working directory, so possibly
 written into the audited tree by whoever wrote the memos) may only narrow it: its `fetch.allow`,
-`fetch.allow-private: true`, `fetch.headers`, `fetch.robots: false`, `fetch.archive-url` and
+`fetch.allow-private: true`, `fetch.headers`, `fetch.ignore-robots: true` (`robots: false`),
+`fetch.archive-url` and
 `fetch.cache` (the facts every verdict is computed from: a planted file could answer "200, title
 matches" for any URL) are dropped and named in `Config.ignored`, which the CLI reports in one
 warning line; the user config's values for them still apply beside it.
@@ -95,7 +96,7 @@ PRESETS: dict[str, dict[str, Any]] = {
 
 _TOP_KEYS = {"extends", "select", "ignore", "fail-on", "rules", "firm", "company", "include", "exclude",
              "max-file-size", "packs", "fetch", "providers", "harvest", "write", "inline-directives"}
-_FETCH_KEYS = {f.replace("_", "-") for f in FetchConfig.__dataclass_fields__} | {"no-cache", "max-age"}
+_FETCH_KEYS = {f.replace("_", "-") for f in FetchConfig.__dataclass_fields__} | {"no-cache", "max-age", "ignore-robots"}
 _RULE_KEYS = {"severity", "enabled", "options"}
 
 
@@ -169,17 +170,20 @@ def _load_file(path: str | Path, discovered: bool = False) -> Config:
     if not isinstance(raw, dict):
         raise ConfigError(f"{file}:1: config must be a mapping")
     config = build(raw, str(file), text)
-    return _narrowed(config) if discovered else config
+    fetch = raw.get("fetch")
+    return _narrowed(config, fetch if isinstance(fetch, dict) else {}) if discovered else config
 
 
-def _narrowed(config: Config) -> Config:
-    """A discovered config without the fetch settings that would widen the network policy."""
+def _narrowed(config: Config, written: dict[str, Any]) -> Config:
+    """A discovered config without the fetch settings that would widen the network policy (named
+    as `written` spells them: `robots` or `ignore-robots`)."""
     default = FetchConfig()
     fetch = config.fetch
     widened = {"allow": bool(fetch.allow), "allow-private": fetch.allow_private, "headers": bool(fetch.headers),
                "robots": not fetch.robots, "archive-url": fetch.archive_url != default.archive_url,
                "cache": bool(fetch.cache)}
-    ignored = tuple(f"fetch.{key}" for key in POLICY_KEYS if widened[key])
+    spelled = {"robots": [k for k in ("robots", "ignore-robots") if k in written] or ["robots"]}
+    ignored = tuple(f"fetch.{name}" for key in POLICY_KEYS if widened[key] for name in spelled.get(key, [key]))
     if not ignored:
         return config
     return replace(config, ignored=ignored, fetch=replace(
@@ -276,6 +280,11 @@ def _fetch(raw: Any, fail: Any) -> FetchConfig:
     for key, value in raw.items():
         if key == "no-cache":
             values["use_cache"] = not bool(value)
+            continue
+        if key == "ignore-robots":  # as the --ignore-robots flag; `robots: false` says the same
+            if not isinstance(value, bool):
+                raise fail(key, "fetch.ignore-robots must be true or false")
+            values["robots"] = not value
             continue
         if key == "max-age":
             key = "max-age-days"

@@ -15,6 +15,7 @@ from click.testing import CliRunner
 
 from citecheck.cli import main
 from citecheck.config import load_config
+from citecheck.errors import ConfigError
 
 WIDENING = ("fetch:\n  allow: [127.0.0.1]\n  allow-private: true\n  headers: {metadata.internal: {X-Token: k}}\n"
             "  robots: false\n  archive-url: http://169.254.169.254/latest\n  cache: ./planted.sqlite\n  timeout: 7\n")
@@ -115,3 +116,20 @@ def test_a_planted_config_does_not_fetch_the_private_page_into_the_reports(
     explicit = CliRunner().invoke(main, ["audit", "memo.md", "--format", "json", "--timeout", "5", "--config",
                                          ".citecheck.yaml"])
     assert explicit.exit_code in (0, 1) and seen and "fetch.allow ignored" not in explicit.stderr
+
+
+def test_ignore_robots_is_a_config_key_and_a_discovered_one_is_ignored(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / ".citecheck.yaml").write_text("fetch:\n  ignore-robots: true\n")
+    monkeypatch.chdir(tmp_path)
+    discovered = load_config()
+    assert discovered.fetch.robots and discovered.ignored == ("fetch.ignore-robots",)
+    assert not load_config(str(tmp_path / ".citecheck.yaml")).fetch.robots
+    (tmp_path / "bad.yaml").write_text("fetch:\n  ignore-robots: sometimes\n")
+    with pytest.raises(ConfigError, match="ignore-robots must be true or false"):
+        load_config(str(tmp_path / "bad.yaml"))
+    result = CliRunner().invoke(main, ["audit", "--offline", str(tmp_path / ".citecheck.yaml")])
+    assert [line for line in result.stderr.splitlines() if "ignored" in line] == [
+        f"citecheck: {tmp_path / '.citecheck.yaml'}: fetch.ignore-robots ignored: a configuration found by walking up "
+        "from the working directory may only narrow the network policy (give it with --config FILE, "
+        "$CITECHECK_CONFIG or ~/.config/citecheck/config.yaml, or on the command line: --allow, --header, --cache)"]
