@@ -68,7 +68,8 @@ def test_total_outage_records_nothing_then_recovers(web: RawWeb, dns: SwitchDns,
 def test_partial_outage(web: RawWeb, dns: SwitchDns, tmp_path: Path) -> None:
     fake, slow, missing = "http://fabricated-institute.org/report", f"http://slow-archive.org:{web.port}/hang", \
         f"http://harbor-data.org:{web.port}/missing"
-    dns.zones.clear()  # no control query: the NXDOMAIN is corroborated by harbor-data.org resolving
+    # the control query (the zone of org) corroborates the NXDOMAIN: harbor-data.org resolving to a
+    # loopback test address never would (tests/test_dns_evidence.py)
     code, payload, err = audit(tmp_path, [fake, slow, missing])
     assert code == 1 and "network unavailable" not in err
     assert rules_at(payload, fake) == {("H002", "error")}
@@ -188,9 +189,12 @@ def test_outage_text_report_says_why_there_is_no_score(dns: SwitchDns, tmp_path:
 
 
 async def test_nxdomain_waits_for_lookups_in_flight(web: RawWeb) -> None:
-    """The fabricated name fails at once, the real one answers later; the control query finds
-    nothing (no zones): the NXDOMAIN is still corroborated by the lookup that was under way."""
+    """The fabricated name fails at once, the real one answers later (with a public address, which a
+    socket factory connects to the loopback server); the control query finds nothing (no zones):
+    the NXDOMAIN is still corroborated by the lookup that was under way."""
     import asyncio
+
+    from hostile_net import NatSockets
 
     from citecheck.config import FetchConfig
     from citecheck.fetch import fetch_all
@@ -201,12 +205,18 @@ async def test_nxdomain_waits_for_lookups_in_flight(web: RawWeb) -> None:
                 await asyncio.sleep(0.3)
             return await super().resolve(host, port)
 
+    def slow() -> SlowDns:
+        dns = SlowDns(names=("harbor-data.org",))
+        dns.address = "93.184.216.34"
+        return dns
+
     fake, real = "http://fabricated-institute.org/r", f"http://harbor-data.org:{web.port}/ok"
-    config = FetchConfig(allow_private=True, use_cache=False, timeout=3, retries=0)
-    pages = await fetch_all([fake, real], config, resolver=SlowDns(names=("harbor-data.org",)))
+    config = FetchConfig(use_cache=False, timeout=3, retries=0)
+    sockets = NatSockets({"93.184.216.34": web.port})
+    pages = await fetch_all([fake, real], config, resolver=slow(), socket_factory=sockets)
     assert (pages[fake].outcome, pages[fake].error) == (Outcome.DEAD, "nxdomain")
     assert pages[real].outcome is Outcome.OK and pages.outage is None
-    alone = await fetch_all([fake], config, resolver=SlowDns(names=("harbor-data.org",)))
+    alone = await fetch_all([fake], config, resolver=slow(), socket_factory=sockets)
     assert (alone[fake].outcome, alone[fake].error) == (Outcome.UNVERIFIABLE, "unresolved")
 
 

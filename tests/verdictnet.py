@@ -85,7 +85,7 @@ class RawWeb:
 
 
 class SwitchDns(AbstractResolver):
-    """Names in `table` resolve to 127.0.0.1; names in `silent` never get an answer (EAI_AGAIN, a
+    """Names in `table` resolve to `address` (127.0.0.1); names in `silent` never get an answer (EAI_AGAIN, a
     resolver timing out); others get "no such name". With `down` every name fails the same way (a
     sandbox without DNS). `zones`: what the control query finds."""
 
@@ -93,6 +93,7 @@ class SwitchDns(AbstractResolver):
         self.table = set(names)
         self.zones = set(zones)
         self.silent = set(silent)
+        self.address = "127.0.0.1"  # what every name in `table` resolves to
         self.down = False
         self.lookups: list[str] = []
         self.controls: list[str] = []
@@ -103,7 +104,7 @@ class SwitchDns(AbstractResolver):
             raise socket.gaierror(socket.EAI_AGAIN, "Temporary failure in name resolution")
         if self.down or host not in self.table:
             raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
-        return [ResolveResult(hostname=host, host="127.0.0.1", port=port, family=socket.AF_INET, proto=0,
+        return [ResolveResult(hostname=host, host=self.address, port=port, family=socket.AF_INET, proto=0,
                               flags=socket.AI_NUMERICHOST)]
 
     async def zone_exists(self, zone: str) -> bool:

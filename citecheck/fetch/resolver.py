@@ -53,7 +53,7 @@ class GuardedResolver(AbstractResolver):
         try:
             answers = await self._resolver().resolve(host, port, family)
         finally:
-            self.evidence.lookup_ended(host, bool(answers))
+            self.evidence.lookup_ended(host, [answer["host"] for answer in answers])
         return answers
 
     async def zone_exists(self, zone: str) -> bool | None:
