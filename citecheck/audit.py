@@ -43,9 +43,10 @@ class Report:
         by_sev = Counter(f.severity.value for f in self.findings)
         outcomes = Counter(p.outcome.value for p in self.pages.values())
         return {
-            "files": len(self.inputs.documents) + len(self.inputs.corpora),
+            "files": len(self.inputs.documents) + len(self.inputs.corpora) + len(self.inputs.bibliographies),
             "documents": len(self.inputs.documents),
             "corpora": len(self.inputs.corpora),
+            **({"bibliographies": len(self.inputs.bibliographies)} if self.inputs.bibliographies else {}),
             "links": len(links),
             "urls": len({link.url for link in links}),
             "findings": len(self.findings),
@@ -181,8 +182,9 @@ def judge(inputs: Inputs, config: Config, registry: Registry, *, pages: Mapping[
     memo rules here, the page rules and M008 on the page stage (`stage`, which has the pages, or
     an in-process one given `pages`). Synchronous: an offline audit never starts an event loop."""
     started = started if started is not None else time.perf_counter()
+    bibs = _bibliographies(inputs, config)
     # a stage with nothing to judge (pages in an offline audit, corpora in a memo's) is never prepared
-    defer = ("page",) * (not (pages or stage)) + ("corpus",) * (not inputs.corpora)
+    defer = ("page",) * (not (pages or stage)) + ("corpus",) * (not inputs.corpora) + ("bibliography",) * (not bibs.loaded)
     engine = engine or Engine(resolve(registry, config, defer=defer))
     own = stage is None
     if stage is None:
@@ -195,7 +197,7 @@ def judge(inputs: Inputs, config: Config, registry: Registry, *, pages: Mapping[
         per_doc = [parent.check_links(doc.links, doc.path) for doc in inputs.documents]
         pages = stage.finish()
         for doc, found in zip(inputs.documents, per_doc, strict=True):
-            found += parent.check_memo(Memo(doc, corpus, pages))
+            found += parent.check_memo(Memo(doc, corpus, pages, bibliographies=_of_memo(bibs, doc.path)))
         from_stage = stage.results()
     finally:
         if own:
@@ -217,7 +219,9 @@ def judge(inputs: Inputs, config: Config, registry: Registry, *, pages: Mapping[
             ignored[doc.path] = applied.ignored
     for corp in inputs.corpora:
         findings += parent.check_corpus(corp)
-    for problem in inputs.problems:
+    for bib in bibs.unique():
+        findings += parent.check_bibliography(bib)
+    for problem in [*inputs.problems, *bibs.problems]:
         findings.append(parent.meta(problem.rule, Location(problem.path, 1, 1), problem.message))
     findings = dedupe_findings(sorted(findings, key=finding_order))
     from citecheck.score import summarize
@@ -226,6 +230,23 @@ def judge(inputs: Inputs, config: Config, registry: Registry, *, pages: Mapping[
                   time.perf_counter() - started,
                   summarize(inputs.documents, findings, checked_urls(pages), with_corpus=corpus is not None),
                   suppressions=uses, directives_ignored=ignored)
+
+
+def _bibliographies(inputs: Inputs, config: Config) -> Any:
+    """The bibliographies of the run: those given as inputs, and each memo's (docs/bibliographies.md)."""
+    from citecheck.extract.bibliography import MemoBibliographies, memo_bibliographies
+
+    if not (inputs.bibliographies or config.bibliography or any(
+            "bibliography" in doc.front_matter or "references" in doc.front_matter for doc in inputs.documents)):
+        return MemoBibliographies()
+    return memo_bibliographies(inputs.documents, config.bibliography, config.max_file_size, inputs.bibliographies)
+
+
+def _of_memo(bibs: Any, path: str) -> tuple[Any, ...] | None:
+    """A memo's bibliographies for its rules; None when it has none, or one could not be read."""
+    if path in bibs.broken:
+        return None
+    return bibs.by_memo.get(path)
 
 
 def checked_urls(pages: Mapping[str, Page]) -> set[str]:

@@ -77,6 +77,7 @@ class Config:
     write: Mapping[str, Any] = field(default_factory=dict)
     inline_directives: bool = True  # honour `<!-- citecheck: disable=… -->` in audited memos
     ignored: tuple[str, ...] = ()  # policy keys a discovered config set and this run does not honour
+    bibliography: tuple[str, ...] = ()  # for memos whose front matter names none (Pandoc `[@key]` citations)
 
     def with_overrides(self, **changes: Any) -> Config:
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
@@ -95,7 +96,8 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 
 _TOP_KEYS = {"extends", "select", "ignore", "fail-on", "rules", "firm", "company", "include", "exclude",
-             "max-file-size", "packs", "fetch", "providers", "harvest", "write", "inline-directives"}
+             "max-file-size", "packs", "fetch", "providers", "harvest", "write", "inline-directives",
+             "bibliography"}
 _FETCH_KEYS = {f.replace("_", "-") for f in FetchConfig.__dataclass_fields__} | {"no-cache", "max-age", "ignore-robots"}
 _RULE_KEYS = {"severity", "enabled", "options"}
 
@@ -230,6 +232,7 @@ def build(raw: Mapping[str, Any], path: str = "", text: str = "") -> Config:
         packs=tuple(_resolve(path, p) for p in _strs(merged.get("packs"), "packs", fail)), fetch=fetch,
         providers=merged.get("providers") or {}, harvest=merged.get("harvest") or {}, write=merged.get("write") or {},
         inline_directives=inline,
+        bibliography=tuple(_resolve(path, p) for p in _strs(merged.get("bibliography"), "bibliography", fail)),
     )
 
 

@@ -61,9 +61,9 @@ class Link:
 
 @dataclass(frozen=True)
 class Marker:
-    """A `<needs-source/>`, `<insufficient-data/>` or `[src-NNN]` token in a memo."""
+    """A `<needs-source/>`, `<insufficient-data/>`, `[src-NNN]` or Pandoc `[@key]` token in a memo."""
 
-    kind: str  # needs-source | insufficient-data | source-id | needs-deeper-grounding
+    kind: str  # needs-source | insufficient-data | source-id | needs-deeper-grounding | citation | in-text-citation
     value: str
     location: Location
     section: str = ""
@@ -332,3 +332,32 @@ class Finding:
                    str(d.get("name", "")), Severity(d.get("severity", "error")), str(d.get("message", "")),
                    str(d.get("url", "")), str(d.get("evidence", "")), str(d.get("fix", "")), str(d.get("section", "")),
                    Verdict(d.get("verdict", "advisory")), Gate(d.get("gate", "severity")))
+
+
+@dataclass(frozen=True)
+class BibEntry:
+    """One entry of a bibliography (`.bib`, CSL-JSON, CSL-YAML `references:`): its key, what it says
+    about the work, and where it starts (the `@type{key,` line, or the CSL item's `{`)."""
+
+    key: str
+    type: str  # article, book, misc, … (BibTeX) or the CSL type
+    location: Location
+    title: str = ""
+    authors: tuple[str, ...] = ()  # as written: 'Smith, John', 'World Health Organization'
+    year: int | None = None
+    doi: str = ""
+    url: str = ""
+    arxiv: str = ""  # eprint with archivePrefix arXiv, or an arXiv ID the entry names
+    venue: str = ""  # journal, booktitle, container-title, publisher
+    fields: Mapping[str, str] = field(default_factory=dict)  # every field as written (LaTeX kept)
+
+
+@dataclass(frozen=True)
+class Bibliography:
+    """A loaded bibliography: its entries in file order (repeated keys included) and the blocks that
+    could not be read (`(location, why)`)."""
+
+    path: str
+    format: str  # bibtex | csl-json | csl-yaml
+    entries: tuple[BibEntry, ...] = ()
+    unreadable: tuple[tuple[Location, str], ...] = ()

@@ -6,7 +6,7 @@ A case file:
     cases:
       - name: bad_example_com          # bad_* must produce findings, ok_* must not
         input: "See [r](https://example.com/x)."
-        format: markdown               # markdown | html | text | corpus
+        format: markdown               # markdown | html | text | corpus | bibtex | csl-json
         expect: [[1, 17]]              # (line, column) of every finding of this rule
         options: {}                    # rule options (as in .citecheck.yaml rules.<ID>.options)
         config: {}                     # extra top-level config (firm, company, ...)
@@ -25,6 +25,7 @@ from citecheck.audit import audit_inputs
 from citecheck.config import build
 from citecheck.engine.registry import build_registry
 from citecheck.extract import Inputs, extract_document
+from citecheck.extract.bibliography import parse_bibliography
 from citecheck.extract.corpus import build_corpus, load_corpus_text
 from citecheck.models import Finding, Hop, Outcome, Page
 
@@ -67,10 +68,12 @@ def run_case(case: dict[str, Any]) -> list[Finding]:
     raw_config["select"] = [rule, "E"]
     config = build(raw_config)
     fmt = case.get("format", "markdown")
-    path = f"case.{ {'markdown': 'md', 'html': 'html', 'text': 'txt', 'corpus': 'json'}[fmt] }"
+    path = f"case.{ {'markdown': 'md', 'html': 'html', 'text': 'txt', 'corpus': 'json', 'bibtex': 'bib', 'csl-json': 'json'}[fmt] }"
     inputs = Inputs()
     if fmt == "corpus":
         inputs.corpora.append(load_corpus_text(path, case["input"]))
+    elif fmt in ("bibtex", "csl-json"):
+        inputs.bibliographies.append(parse_bibliography(path, case["input"]))
     else:
         inputs.documents.append(extract_document(path, case["input"], fmt))
     corpus = build_corpus("corpus.json", case["corpus"], [1] * len(case["corpus"])) if case.get("corpus") else None

@@ -489,7 +489,7 @@ def test_positions_point_at_the_url_text(path: Path) -> None:
         assert at.startswith(link.raw), (link.location, link.raw, at[:60])
     for marker in document.markers:
         at = lines[marker.location.line - 1][marker.location.column - 1:]
-        assert at.lower().startswith(("src-", "<needs", "<insufficient", "<needs-deeper")), (marker, at[:40])
+        assert at.lower().startswith(("src-", "<needs", "<insufficient", "<needs-deeper", "@")), (marker, at[:40])
 
 
 def test_realworld_markdown_is_link_heavy() -> None:

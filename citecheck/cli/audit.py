@@ -25,6 +25,9 @@ from citecheck.report.gate import exit_code
               help="Report format; auto = github under GITHUB_ACTIONS, else text.")
 @click.option("--fail-on", type=click.Choice(["error", "warning", "info"]), help="Lowest severity that fails the run (default error).")
 @click.option("--corpus", "corpus_path", type=click.Path(dir_okay=False), help="sourced_corpus.json the memo must cite from (enables M006/M007).")
+@click.option("--bibliography", "bibliographies", multiple=True, type=click.Path(dir_okay=False),
+              help="BibTeX / CSL-JSON / CSL-YAML file the memos' [@key] citations must name, for memos whose front "
+                   "matter names none (repeatable; enables M012/M013).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report here (atomically) instead of stdout.")
 @click.option("--include", multiple=True, help="Glob of files to take from directories (repeatable).")
 @click.option("--exclude", multiple=True, help="Glob of files or folders to skip (repeatable).")
@@ -40,23 +43,25 @@ from citecheck.report.gate import exit_code
 @config_options
 @fetch_options
 def command(paths: tuple[str, ...], offline: bool, fmt: str, fail_on: str | None, corpus_path: str | None,
-            output: str | None, include: tuple[str, ...], exclude: tuple[str, ...], no_ignore: bool, archive_check: bool,
+            bibliographies: tuple[str, ...], output: str | None, include: tuple[str, ...], exclude: tuple[str, ...], no_ignore: bool, archive_check: bool,
             baseline_path: str | None,
             min_score: float | None, report_suppressions: bool, no_inline_config: bool,
             verbose: bool, config_path: str | None, select: tuple[str, ...], ignore: tuple[str, ...],
             rule_dirs: tuple[str, ...], **fetch: Any) -> None:
-    """Audit memos (Markdown, HTML, text) and corpora (JSON); `-` reads stdin.
+    """Audit memos (Markdown, HTML, text), corpora (JSON) and bibliographies (.bib, CSL-JSON); `-` reads stdin.
 
     \b
     Examples:
       citecheck audit memo.md --offline
       citecheck audit memos/ --format sarif -o citecheck.sarif
       citecheck audit memo.md --corpus sourced_corpus.json --select U,M
+      citecheck audit memo.qmd --offline   # [@key] citations against its front-matter bibliography
     """
     config = build_config(config_path, select, ignore, rule_dirs, **fetch)
     config = config.with_overrides(fail_on=fail_on, include=include or None,
                                    exclude=config.exclude + exclude if exclude else None,
-                                   inline_directives=False if no_inline_config else None)
+                                   inline_directives=False if no_inline_config else None,
+                                   bibliography=bibliographies or None)
     fmt = pick(fmt, sys.stdout.isatty())
     if fmt not in available():
         raise click.UsageError(f"format {fmt!r} is not available in this build")
@@ -132,8 +137,11 @@ def _result_cache(config: Any, registry: Any, fmt: str, files: list[tuple[str, s
 
     if is_team_cache(config.fetch.cache):
         return None  # the whole-audit result memo lives in a SQLite cache only (docs/team-cache.md)
-    if fmt not in FORMATS or not config.fetch.use_cache or any(sniff(p, t) == "corpus" for p, t in files):
+    if fmt not in FORMATS or not config.fetch.use_cache or any(
+            sniff(p, t) not in ("markdown", "html", "text") for p, t in files):
         return None
+    if config.bibliography or any(_names_bibliography(t) for _, t in files):
+        return None  # the findings depend on bibliography files the key does not cover
     try:
         corpus_bytes = Path(corpus_path).read_bytes() if corpus_path else None
     except OSError:
@@ -145,6 +153,12 @@ def _result_cache(config: Any, registry: Any, fmt: str, files: list[tuple[str, s
     key = run_key(files, config, corpus_bytes, resolve(registry, config, defer=("url", "page", "memo", "corpus", "engine")))
     return ResultCache(path, key, config.fetch.max_age_days,
                        policy_key(config.fetch.allow, config.fetch.allow_private))
+
+
+def _names_bibliography(text: str) -> bool:
+    """Whether a memo's front matter may name a bibliography (a cheap test: the run is not cached)."""
+    head = text[:20000]
+    return head.startswith("---") and ("bibliography:" in head or "references:" in head)
 
 
 def _fetcher(progress: bool, verbose: bool) -> Any:

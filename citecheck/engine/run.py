@@ -8,7 +8,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from citecheck.engine.select import ActiveRule, matches
-from citecheck.models import Corpus, Directive, Document, Finding, Hit, Link, Location, Page, Severity, Verdict
+from citecheck.models import (
+    Bibliography,
+    Corpus,
+    Directive,
+    Document,
+    Finding,
+    Hit,
+    Link,
+    Location,
+    Page,
+    Severity,
+    Verdict,
+)
 
 
 @dataclass(frozen=True)
@@ -21,7 +33,8 @@ class Fetched:
 
 @dataclass(frozen=True)
 class Memo:
-    """Subject of memo-stage rules: a document and, when given, the corpus it must cite from.
+    """Subject of memo-stage rules: a document and, when given, the corpus it must cite from and the
+    bibliographies its Pandoc citations (`[@key]`) must name (`bibliographies=None`: it has none).
 
     `share=(i, n)`: a shardable rule (`SHARDABLE = True`) does the i-th of n interleaved parts of
     its work, so n processes can share it (the page stage: a share's pages then carry only their
@@ -31,6 +44,7 @@ class Memo:
     corpus: Corpus | None = None
     pages: Mapping[str, Page] = field(default_factory=dict)
     share: tuple[int, int] = (0, 1)
+    bibliographies: tuple[Bibliography, ...] | None = None
 
 
 class Engine:
@@ -117,6 +131,12 @@ class Engine:
         out: list[Finding] = []
         for rule in self.by_stage.get("corpus", []):
             out.extend(self._run(rule, corpus, corpus.path))
+        return out
+
+    def check_bibliography(self, bibliography: Bibliography) -> list[Finding]:
+        out: list[Finding] = []
+        for rule in self.by_stage.get("bibliography", []):
+            out.extend(self._run(rule, bibliography, bibliography.path))
         return out
 
     def apply_directives(self, doc: Document, findings: list[Finding], known: Iterable[Any],

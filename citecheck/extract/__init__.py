@@ -4,6 +4,7 @@ from __future__ import annotations
 import codecs
 import json
 import os
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,14 +14,15 @@ from citecheck.extract.corpus import load_corpus_text
 from citecheck.extract.markdown import extract_markdown
 from citecheck.extract.text import extract_text
 from citecheck.extract.walk import DEFAULT_EXCLUDE, InputFiles, Problem, gather
-from citecheck.models import Corpus, Document
+from citecheck.models import Bibliography, Corpus, Document
 
 MARKDOWN_EXT = {".md", ".markdown", ".mdown", ".mkd", ".mdx", ".qmd", ".rmd"}
 HTML_EXT = {".html", ".htm", ".xhtml"}
 TEXT_EXT = {".txt", ".text", ".rst"}
 JSON_EXT = {".json"}
+BIB_EXT = {".bib", ".bibtex", ".biblatex"}
 DEFAULT_INCLUDE = ("*.md", "*.markdown", "*.mdx", "*.qmd", "*.html", "*.htm", "*.txt", "*sourced_corpus*.json",
-                   "*corpus*.json")
+                   "*corpus*.json", "*.bib")
 DEFAULT_MAX_BYTES = 20 * 1024 * 1024
 
 
@@ -29,6 +31,7 @@ class Inputs:
     documents: list[Document] = field(default_factory=list)
     corpora: list[Corpus] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)  # walked entries that could not be audited
+    bibliographies: list[Bibliography] = field(default_factory=list)  # .bib / CSL-JSON files given as inputs
 
 
 def collect(paths: Iterable[str], include: Iterable[str] = DEFAULT_INCLUDE, exclude: Iterable[str] = (),
@@ -110,15 +113,21 @@ def _add(inputs: Inputs, path: str, text: str) -> None:
     kind = sniff(path, text)
     if kind == "corpus":
         inputs.corpora.append(load_corpus_text(path, text))
+    elif kind in ("bibtex", "csl-json"):
+        from citecheck.extract.bibliography import parse_bibliography
+
+        inputs.bibliographies.append(parse_bibliography(path, text))
     else:
         inputs.documents.append(extract_document(path, text, kind))
 
 
 def sniff(path: str, text: str) -> str:
-    """markdown | html | text | corpus, by extension and then by content."""
+    """markdown | html | text | corpus | bibtex | csl-json, by extension and then by content."""
     ext = Path(path).suffix.lower()
+    if ext in BIB_EXT:
+        return "bibtex"
     if ext in JSON_EXT:
-        return "corpus"
+        return "csl-json" if _looks_csl(text) else "corpus"
     if ext in HTML_EXT:
         return "html"
     if ext in MARKDOWN_EXT:
@@ -131,6 +140,18 @@ def sniff(path: str, text: str) -> str:
     if head.startswith(("<!doctype html", "<html")):
         return "html"
     return "markdown"
+
+
+# a CSL-JSON bibliography: an array whose items carry a CSL "type" and no corpus "url" (CSL says "URL")
+_CSL_TYPE = re.compile(r'"type"\s*:\s*"(?:article(?:-journal|-magazine|-newspaper)?|book|chapter|paper-conference|'
+                       r'report|thesis|webpage|post(?:-weblog)?|dataset|manuscript|entry(?:-dictionary|-encyclopedia)?|'
+                       r'patent|software|speech|standard|legal_case|legislation|document|review(?:-book)?|pamphlet|'
+                       r'personal_communication|interview|broadcast|map|graphic|figure|collection|event|periodical)"')
+
+
+def _looks_csl(text: str) -> bool:
+    head = text[:4000]
+    return head.lstrip().startswith("[") and bool(_CSL_TYPE.search(head)) and '"url"' not in head
 
 
 def extract_document(path: str, text: str, kind: str = "markdown") -> Document:

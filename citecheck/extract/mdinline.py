@@ -16,6 +16,7 @@ from markdown_it.token import Token
 
 from citecheck.extract import markers as marker_scan
 from citecheck.extract.bare import find_urls
+from citecheck.extract.pandoc import citations
 from citecheck.extract.positions import Position
 from citecheck.models import LinkKind
 
@@ -80,7 +81,10 @@ def scan_inline(tok: Token, where: Mapper) -> InlineScan:
             blank.append(src)
             out.footnote_refs.append((str(child.meta.get("label", "")), where.position(src[0])))
     code = _outside(code, links)
-    _prose(out, _mask(content, blank + code), 0, where, False, _unescape_markdown)
+    prose = _mask(content, blank + code)
+    _prose(out, prose, 0, where, False, _unescape_markdown)
+    if "@" in prose:
+        _citations(out, prose, where)
     for start, end in code:
         _prose(out, content[start:end], start, where, True, None)
     return out
@@ -149,6 +153,15 @@ def _prose(out: InlineScan, text: str, base: int, where: Mapper, in_code: bool,
             out.links.append(FoundLink(url, raw, where.position(base + m.start), BARE_KINDS[m.kind], "", in_code))
     for offset, sid in marker_scan.source_ids(text):
         out.markers.append(FoundMarker("source-id", sid, where.position(base + offset), in_code))
+
+
+def _citations(out: InlineScan, prose: str, where: Mapper) -> None:
+    """Pandoc citation keys of the prose, URLs and e-mail addresses blanked first (`medium.com/@x`),
+    except a URL braced as a key (`[@{https://…}]`)."""
+    urls = [(m.start, m.start + len(m.raw)) for m in find_urls(prose) if prose[max(m.start - 2, 0):m.start] != "@{"]
+    for cite in citations(_mask(prose, urls)):
+        kind = "citation" if cite.bracketed else "in-text-citation"
+        out.markers.append(FoundMarker(kind, cite.key, where.position(cite.offset)))
 
 
 def _unescaped(raw: str, url: str, unescape: Callable[[str], str]) -> tuple[str, str]:
