@@ -128,3 +128,48 @@ def test_missing_bibliography_is_e003_not_unknown_keys(tmp_path: Path) -> None:
     code, report = _audit(str(tmp_path / "memo.md"))
     assert [f["rule"] for f in report["findings"]] == ["E003"]
     assert "nowhere.bib" in report["findings"][0]["path"] and code != 0
+
+
+DRAFT = """---
+title: "Ocean memo"
+bibliography: refs.bib
+---
+
+Ocean heat content rose [@doe2020; see @ghost2021, p. 3] per [the paper](https://evil.example/x).
+Margins fell [@smith2021ocean]. As @patel2022 argues, costs rise. Ping @octocat; `[@code2020]`.
+"""
+
+
+def test_write_gates_a_pandoc_draft_against_its_bibliography(tmp_path: Path) -> None:
+    (tmp_path / "refs.bib").write_text(BIB, encoding="utf-8")
+    (tmp_path / "draft.qmd").write_text(DRAFT, encoding="utf-8")
+    out = tmp_path / "memo.qmd"
+    result = CliRunner(env={"GITHUB_ACTIONS": None}).invoke(
+        main, ["write", str(tmp_path / "draft.qmd"), "-o", str(out), "--format", "json",
+               "--bibliography", str(tmp_path / "refs.bib")])
+    assert result.exit_code == 1, result.output
+    memo = out.read_text(encoding="utf-8")
+    assert "[@doe2020]" in memo
+    body = memo.split("---\n", 2)[2]
+    assert "@ghost2021" not in body and "@smith2021ocean" not in body and "evil.example" not in body
+    assert body.count("<needs-source") == 3 and "`[@code2020]`" in body and "@octocat" in body
+    report = json.loads(result.stdout)
+    assert sorted(f["evidence"] for f in report["findings"] if f["rule"] == "M012") == [
+        "ghost2021", "patel2022", "smith2021ocean"]
+    assert report["summary"]["unknown_keys"] == 3 and report["summary"]["corpora"] == 0
+
+
+def test_write_needs_a_corpus_or_a_bibliography(tmp_path: Path) -> None:
+    (tmp_path / "draft.md").write_text("Heat rose [@doe2020].\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["write", str(tmp_path / "draft.md"), "-o", str(tmp_path / "m.md")])
+    assert result.exit_code == 2 and "--bibliography" in result.output
+
+
+def test_write_never_takes_the_drafts_own_references(tmp_path: Path) -> None:
+    """A draft that lists its invented works inline cannot vouch for its own keys."""
+    (tmp_path / "refs.bib").write_text(BIB, encoding="utf-8")
+    (tmp_path / "draft.md").write_text("---\nreferences:\n  - {id: ghost2021, type: book, title: Ghost}\n---\n"
+                                       "Heat rose [@ghost2021].\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["write", str(tmp_path / "draft.md"), "-o", str(tmp_path / "m.md"),
+                                       "--bibliography", str(tmp_path / "refs.bib"), "--format", "json"])
+    assert result.exit_code == 1 and "<needs-source" in (tmp_path / "m.md").read_text(encoding="utf-8")

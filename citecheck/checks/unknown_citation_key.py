@@ -46,5 +46,6 @@ def check(memo: Any, options: Mapping[str, Any]) -> Iterator[Hit]:
             continue
         if marker.kind == "citation" or (marker.kind == "in-text-citation" and options.get("in_text", True)
                                          and looks_like_key(marker.value)):
-            yield Hit(f"[@{marker.value}] is not in the bibliography ({where}): an invented source",
+            cited = f"[@{marker.value}]" if marker.kind == "citation" else f"@{marker.value}"
+            yield Hit(f"{cited} is not in the bibliography ({where}): an invented source",
                       marker.location, evidence=marker.value)

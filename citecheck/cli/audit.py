@@ -70,7 +70,8 @@ def command(paths: tuple[str, ...], offline: bool, fmt: str, fail_on: str | None
     read = read_inputs(paths, config.include or DEFAULT_INCLUDE, config.exclude, config.max_file_size,
                        respect_ignore=not no_ignore)
     files = read.files
-    refuse_same_file([("-o", output)], [path for path, _ in files] + [corpus_path, baseline_path, config_path])
+    refuse_same_file([("-o", output)], [path for path, _ in files] + [corpus_path, baseline_path, config_path,
+                                                                      *bibliographies])
     uncached = offline or archive_check or bool(read.problems)
     results = None if uncached else _result_cache(config, registry, fmt, files, corpus_path)
     report: Any = results.lookup() if results is not None else None

@@ -15,16 +15,23 @@ from citecheck.engine.packcache import PackCache
 from citecheck.engine.registry import build_registry
 from citecheck.errors import InputError
 from citecheck.extract import Inputs, load_corpus, read_text
+from citecheck.extract.bibliography import load_bibliographies
+from citecheck.models import Corpus
 from citecheck.report import available, pick, render
 from citecheck.report.gate import exit_code
 from citecheck.write.gate import WriteResult, write
 from citecheck.write.llm import generate, llm_settings
 
+NO_CORPUS = "<no corpus>"  # a Pandoc draft gated against its bibliography only
+
 
 @click.command(context_settings={"max_content_width": 100})
 @click.argument("draft", required=False)
-@click.option("--corpus", "corpus_path", required=True, type=click.Path(dir_okay=False),
+@click.option("--corpus", "corpus_path", type=click.Path(dir_okay=False),
               help="sourced_corpus.json: the only source of URLs in the memo.")
+@click.option("--bibliography", "bibliographies", multiple=True, type=click.Path(dir_okay=False),
+              help="For a Pandoc draft: the .bib / CSL file its [@key] citations must name (repeatable; the "
+                   "draft's own front matter is not trusted for this).")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="The memo (written atomically).")
 @click.option("--hybrid", is_flag=True, help="Keep URLs that are corpus entries, as that entry's footnote.")
 @click.option("--strict/--no-strict", default=True, show_default=True,
@@ -42,7 +49,7 @@ from citecheck.write.llm import generate, llm_settings
 @click.option("--llm-timeout", type=click.FloatRange(1, 3600), default=180.0, show_default=True, help="Seconds.")
 @click.option("--save-draft", type=click.Path(dir_okay=False), help="With --llm: also keep the raw draft here.")
 @config_options
-def command(draft: str | None, corpus_path: str, output: str, hybrid: bool, strict: bool, fmt: str,
+def command(draft: str | None, corpus_path: str | None, bibliographies: tuple[str, ...], output: str, hybrid: bool, strict: bool, fmt: str,
             fail_on: str | None, report_path: str | None, llm: bool, outline_path: str | None, section: str | None,
             excerpts: bool, previous: str | None, token_budget: int | None, all_sources: bool,
             llm_base_url: str | None, llm_model: str | None, llm_timeout: float, save_draft: str | None,
@@ -50,13 +57,16 @@ def command(draft: str | None, corpus_path: str, output: str, hybrid: bool, stri
             rule_dirs: tuple[str, ...]) -> None:
     """Gate DRAFT (Markdown; `-` for stdin) against the corpus: [src-NNN] become numbered footnotes
     with a citation list, unknown IDs become <needs-source claim="…"/>, and every URL that is not a
-    corpus entry is removed. Exit 0 clean, 1 when the draft broke the contract, 2 on bad input.
+    corpus entry is removed. A Pandoc draft's [@key] citations are checked against --bibliography
+    (never against the draft's own front matter): unknown keys become <needs-source/> too.
+    Exit 0 clean, 1 when the draft broke the contract, 2 on bad input.
 
     \b
     Examples:
       citecheck write draft.md --corpus sourced_corpus.json -o memo.md
       citecheck write draft.md --corpus c.json -o memo.md --hybrid --format json
       citecheck write --llm --outline outline.yaml --section market --corpus c.json -o market.md
+      citecheck write draft.qmd --bibliography refs.bib -o memo.qmd
     """
     started = time.perf_counter()
     config = build_config(config_path, select, ignore, rule_dirs).with_overrides(fail_on=fail_on)
@@ -66,17 +76,27 @@ def command(draft: str | None, corpus_path: str, output: str, hybrid: bool, stri
     if llm == bool(draft):
         raise click.UsageError("give a DRAFT file, or --llm to generate one (not both)")
     refuse_same_file([("-o", output), ("--report", report_path), ("--save-draft", save_draft)],
-                     [draft, corpus_path, outline_path, previous, config_path])
-    corpus = load_corpus(corpus_path, config.max_file_size)
+                     [draft, corpus_path, outline_path, previous, config_path, *bibliographies])
+    if llm and not corpus_path:
+        raise click.UsageError("--llm needs --corpus")
+    corpus = load_corpus(corpus_path, config.max_file_size) if corpus_path else Corpus(NO_CORPUS)
     if llm:
+        assert corpus_path is not None
         draft_path, text = _generate(outline_path, section, corpus_path, excerpts, previous, token_budget,
                                      all_sources, llm_base_url, llm_model, llm_timeout, save_draft)
     else:
         assert draft is not None
         draft_path = "<stdin>" if draft == "-" else draft
         text = _stdin(config.max_file_size) if draft == "-" else read_text(draft, config.max_file_size)
+    # the user names the bibliography, as the corpus: a draft's own `bibliography:` or `references:`
+    # is the model's content and could vouch for keys it invented (configuration outranks content)
+    named = bibliographies or config.bibliography
+    bibs = load_bibliographies(named, config.max_file_size) if named else None
+    if not corpus_path and bibs is None:
+        raise click.UsageError("give --corpus, or --bibliography for a Pandoc draft's [@key] citations")
     registry = build_registry(config.packs, PackCache.default())
-    result = write(text, corpus, strict=strict, hybrid=hybrid, path=draft_path, config=config, registry=registry)
+    result = write(text, corpus, strict=strict, hybrid=hybrid, path=draft_path, config=config, registry=registry,
+                   bibliographies=bibs)
     save(output, result.text)
     report = _report(result, corpus, output, hybrid, strict, time.perf_counter() - started)
     payload = render(fmt, report.findings, report.summary, registry=registry, report=report,
@@ -112,10 +132,13 @@ def _stdin(max_bytes: int) -> str:
 
 
 def _report(result: WriteResult, corpus: object, output: str, hybrid: bool, strict: bool, duration: float) -> Report:
-    inputs = Inputs(documents=[result.document] if result.document else [], corpora=[corpus])  # type: ignore[list-item]
+    corpora = [corpus] if getattr(corpus, "path", "") != NO_CORPUS else []
+    inputs = Inputs(documents=[result.document] if result.document else [], corpora=corpora)  # type: ignore[arg-type]
     extra = {"mode": "hybrid" if hybrid else "strict" if strict else "report-only", "output": output,
              "footnotes": len(result.citations), "removed_urls": len(result.violations) if strict else 0,
              "unknown_ids": len(result.unknown_ids), "directives_removed": result.directives_removed,
              **({"front_matter_removed": list(result.front_matter_removed)} if result.front_matter_removed else {})}
+    if result.cited_keys or result.unknown_keys:
+        extra.update(cited_keys=len(result.cited_keys), unknown_keys=len(result.unknown_keys))
     return Report(result.findings, result.suppressed, inputs, crashed=result.crashed, duration=duration,
                   extra_summary=extra)

@@ -109,3 +109,12 @@ def _resolved(path: str) -> str:
         return str(Path(path).resolve())
     except OSError:
         return path
+
+
+
+def load_bibliographies(paths: Iterable[str], max_bytes: int) -> tuple[Bibliography, ...]:
+    """The bibliography files the user named (`--bibliography`, config); one that cannot be read is
+    an InputError (one line, exit 2)."""
+    from citecheck.extract import read_text
+
+    return tuple(parse_bibliography(path, read_text(path, max_bytes)) for path in dict.fromkeys(paths))

@@ -7,6 +7,11 @@
     markdown-it-py and take out any link outside the corpus they still make (`rendered.py`), or
     refuse to write (`LeakError`, exit 1).
 
+A Pandoc draft cites `[@key]` from a bibliography instead (`bibliographies`; `write/pandoc.py`):
+known keys stay for Pandoc to render, unknown ones become `<needs-source claim="…"/>` and M012
+unknown-citation-key reports them; URLs are scrubbed exactly as above (the bibliography's own URLs
+and DOIs reach the reader through Pandoc's reference list, never through the draft).
+
 Findings come from the engine's memo rules over the draft as written, so they point at the
 draft: M006 unknown-source-id reports unknown IDs, M009 draft-url every removal (built from
 the removals this run made, through the rule's own hit builder). M007 uncorpused-url is
@@ -27,7 +32,7 @@ from citecheck.engine.run import Engine, Memo
 from citecheck.engine.select import ActiveRule, resolve
 from citecheck.errors import CitecheckError
 from citecheck.extract.markdown import extract_markdown
-from citecheck.models import Corpus, Document, Finding
+from citecheck.models import Bibliography, Corpus, Document, Finding
 from citecheck.urltext.citations import render_block, split_block
 from citecheck.urltext.corpusindex import CorpusIndex
 from citecheck.urltext.detect import url_spans
@@ -36,9 +41,10 @@ from citecheck.urltext.violations import contract_breaches
 from citecheck.write.cite import cite, restore_labels
 from citecheck.write.directives import has_directive, strip_directives
 from citecheck.write.frontmatter import drop_check_keys, tidy
+from citecheck.write.pandoc import cite_keys
 from citecheck.write.rendered import fail_closed
 
-CONTRACT_RULES = ("M009", "M006")  # always run by write, whatever select/ignore say
+CONTRACT_RULES = ("M009", "M006", "M012")  # always run by write, whatever select/ignore say
 SUPERSEDED = ("M007",)
 _MAX_PASSES = 5
 
@@ -49,6 +55,8 @@ class Transformed:
     violations: tuple[Removal, ...]  # URLs the draft should not have held (what M009 reports)
     citations: tuple[tuple[str, str], ...]  # (footnote label, source id)
     unknown_ids: tuple[str, ...]
+    cited_keys: tuple[str, ...] = ()  # bibliography keys the memo cites (Pandoc drafts)
+    unknown_keys: tuple[str, ...] = ()  # keys the bibliography lacks, taken out
 
 
 @dataclass(frozen=True)
@@ -61,6 +69,8 @@ class WriteResult:
     violations: tuple[Removal, ...] = ()
     citations: tuple[tuple[str, str], ...] = ()
     unknown_ids: tuple[str, ...] = ()
+    unknown_keys: tuple[str, ...] = ()
+    cited_keys: tuple[str, ...] = ()
     crashed: bool = False
     document: Document | None = None  # the draft as extracted (what the findings point into)
     directives_removed: int = 0  # `<!-- citecheck: … -->` directives taken out of the draft, never applied
@@ -71,8 +81,10 @@ def normalise_newlines(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def transform(draft: str, index: CorpusIndex, *, strict: bool = True, hybrid: bool = False) -> Transformed:
-    """The memo text for a draft, and what was wrong with it (see the module docstring)."""
+def transform(draft: str, index: CorpusIndex, *, strict: bool = True, hybrid: bool = False,
+              keys: frozenset[str] | None = None) -> Transformed:
+    """The memo text for a draft, and what was wrong with it (see the module docstring); `keys`: the
+    bibliography's keys, for a Pandoc draft."""
     draft = normalise_newlines(draft)
     block = split_block(draft)
     scrubbed = scrub(draft[:block.start], index, hybrid=hybrid, remove=strict)
@@ -80,6 +92,8 @@ def transform(draft: str, index: CorpusIndex, *, strict: bool = True, hybrid: bo
     text = _settle(text, index) if strict else text
     cited = cite(text, index)
     text = cited.text
+    keyed = cite_keys(text, keys) if keys is not None else None
+    text = keyed.text if keyed is not None else text
     if strict and url_spans(text):  # claims are cleaned, so this never runs; kept as a last line
         text = _settle(text, index)
     listing = render_block(list(cited.numbered))
@@ -92,7 +106,7 @@ def transform(draft: str, index: CorpusIndex, *, strict: bool = True, hybrid: bo
     else:
         text += listing
     return Transformed(text, tuple(breaches), tuple((label, src.id) for label, src in cited.numbered),
-                       cited.unknown)
+                       cited.unknown, keyed.cited if keyed else (), keyed.unknown if keyed else ())
 
 
 def _settle(text: str, index: CorpusIndex) -> str:
@@ -107,13 +121,16 @@ def _settle(text: str, index: CorpusIndex) -> str:
 
 
 def write(draft_text: str, corpus: Corpus, strict: bool = True, hybrid: bool = False, *, path: str = "<draft>",
-          config: Config | None = None, registry: Registry | None = None) -> WriteResult:
-    """Gate a draft against a corpus: the memo text and the findings (see the module docstring)."""
+          config: Config | None = None, registry: Registry | None = None,
+          bibliographies: tuple[Bibliography, ...] | None = None) -> WriteResult:
+    """Gate a draft against a corpus and, for `[@key]` citations, its bibliographies: the memo text
+    and the findings (see the module docstring)."""
     config = config or load_config()
     registry = registry or build_registry(config.packs)
     draft_text, directives = strip_directives(normalise_newlines(draft_text))
     draft_text, configuring = drop_check_keys(draft_text)  # the memo never carries them
-    out = transform(draft_text, CorpusIndex(corpus), strict=strict, hybrid=hybrid)
+    keys = frozenset(e.key for bib in bibliographies for e in bib.entries) if bibliographies is not None else None
+    out = transform(draft_text, CorpusIndex(corpus), strict=strict, hybrid=hybrid, keys=keys)
     if configuring:
         out = replace(out, text=tidy(out.text))
     if has_directive(out.text):  # the draft has none left, so the transform made one: never write it
@@ -125,12 +142,12 @@ def write(draft_text: str, corpus: Corpus, strict: bool = True, hybrid: bool = F
     document = extract_markdown(path, draft_text)
     if configuring:  # the draft's own checks still see them: they may add firm terms (see M001)
         document = replace(document, front_matter={**document.front_matter, **configuring})
-    found = engine.check_memo(Memo(document, corpus))
+    found = engine.check_memo(Memo(document, corpus, bibliographies=bibliographies))
     for rule in from_removals:
         found += [engine.finding(rule, hit) for hit in draft_url.hits(document, out.violations)]
     # no directive is read: the draft's were removed above, and none may speak for the model
     return WriteResult(out.text, dedupe_findings(sorted(found)), [], out.violations, out.citations, out.unknown_ids,
-                       engine.crashed, document, directives, tuple(configuring))
+                       out.unknown_keys, out.cited_keys, engine.crashed, document, directives, tuple(configuring))
 
 
 def _memo_rules(registry: Registry, config: Config, hybrid: bool) -> list[ActiveRule]:
