@@ -228,7 +228,8 @@ def judge(inputs: Inputs, config: Config, registry: Registry, *, pages: Mapping[
 
     return Report(findings, suppressed, inputs, pages, online, parent.crashed or stage.crashed,
                   time.perf_counter() - started,
-                  summarize(inputs.documents, findings, checked_urls(pages), with_corpus=corpus is not None),
+                  summarize(inputs.documents, findings, checked_urls(pages), with_corpus=corpus is not None,
+                            with_bibliography=set(bibs.by_memo) - bibs.broken),
                   suppressions=uses, directives_ignored=ignored)
 
 

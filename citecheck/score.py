@@ -1,7 +1,7 @@
 """Citation-truth score (0-10) per memo and per section.
 
-Each citation (a cite-able link, a `[src-NNN]` ID, a `<needs-source/>` marker, an unsupported
-claim) is an item with a weight and a credit; the score is 10 × Σ(weight·credit) / Σ weight, and
+Each citation (a cite-able link, a `[src-NNN]` ID, a Pandoc `[@key]`, a `<needs-source/>` marker, an
+unsupported claim) is an item with a weight and a credit; the score is 10 × Σ(weight·credit) / Σ weight, and
 "n/a" (None) when there is no citation at all.
 Fabricated and placeholder URLs weigh heaviest. What a finding means is its rule's declared verdict
 (`Finding.verdict`); `WEIGHTS` says what each verdict costs. Verdicts that are not about a citation
@@ -51,9 +51,10 @@ def _worst(rules: Iterable[Finding], checked: bool = True) -> tuple[float, float
 
 
 def items_for(doc: Document, findings: list[Finding], fetched: Container[str] | None = None,
-              with_corpus: bool = True) -> list[Item]:
+              with_corpus: bool = True, with_bibliography: bool = False) -> list[Item]:
     """The document's citations as scored items. `fetched` holds the URLs whose pages were checked
-    (None: treat every link as checked); `with_corpus` says whether source IDs were looked up."""
+    (None: treat every link as checked); `with_corpus` says whether source IDs were looked up,
+    `with_bibliography` whether Pandoc citation keys were (a bracketed `[@key]` is an item)."""
     at: dict[tuple[int, int], list[Finding]] = defaultdict(list)
     for f in findings:
         if f.path == doc.path:
@@ -66,8 +67,9 @@ def items_for(doc: Document, findings: list[Finding], fetched: Container[str] | 
         w, c, v = _worst(at.get((link.location.line, link.location.column), []), checked)
         out.append(Item(link.section, w, c, v))
     for marker in doc.markers:
-        if marker.kind == "source-id" and not marker.in_code:
-            w, c, v = _worst(at.get((marker.location.line, marker.location.column), []), with_corpus)
+        if marker.kind in ("source-id", "citation") and not marker.in_code:
+            looked_up = with_corpus if marker.kind == "source-id" else with_bibliography
+            w, c, v = _worst(at.get((marker.location.line, marker.location.column), []), looked_up)
             out.append(Item(marker.section, w, c, v))
     sections = _section_lookup(doc)
     for f in findings:
@@ -98,7 +100,7 @@ def score(items: list[Item]) -> float | None:
 
 
 def summarize(documents: Iterable[Document], findings: list[Finding], fetched: Container[str] | None = None,
-              with_corpus: bool = True) -> dict[str, object]:
+              with_corpus: bool = True, with_bibliography: Container[str] = ()) -> dict[str, object]:
     """`citation_truth_score` overall, `sections` (per section), `memos` (per file), verdict counts.
     A score with nothing to score is None (null in JSON, "n/a" in text and HTML). A link whose page
     was not fetched (an offline run, a URL the guard excluded) counts as "unchecked", never "ok"."""
@@ -106,7 +108,7 @@ def summarize(documents: Iterable[Document], findings: list[Finding], fetched: C
     memos: dict[str, float | None] = {}
     by_section: dict[str, list[Item]] = defaultdict(list)
     for doc in documents:
-        items = items_for(doc, findings, fetched, with_corpus)
+        items = items_for(doc, findings, fetched, with_corpus, doc.path in with_bibliography)
         memos[doc.path] = score(items)
         all_items += items
         for item in items:

@@ -173,3 +173,16 @@ def test_write_never_takes_the_drafts_own_references(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["write", str(tmp_path / "draft.md"), "-o", str(tmp_path / "m.md"),
                                        "--bibliography", str(tmp_path / "refs.bib"), "--format", "json"])
     assert result.exit_code == 1 and "<needs-source" in (tmp_path / "m.md").read_text(encoding="utf-8")
+
+
+def test_citation_keys_are_scored_like_source_ids(tmp_path: Path) -> None:
+    (tmp_path / "refs.bib").write_text(BIB, encoding="utf-8")
+    (tmp_path / "memo.md").write_text("---\nbibliography: refs.bib\n---\n# Memo\n\nA [@doe2020]. B [@ghost2024].\n",
+                                      encoding="utf-8")
+    _code, report = _audit(str(tmp_path / "memo.md"))
+    summary = report["summary"]
+    assert summary["citations"] == 2 and summary["verdicts"] == {"fabricated": 1, "ok": 1}
+    assert summary["citation_truth_score"] == 2.5  # weights 3 (fabricated, 0) and 1 (ok, 1)
+    (tmp_path / "bare.md").write_text("# Memo\n\nA [@doe2020].\n", encoding="utf-8")
+    _code, report = _audit(str(tmp_path / "bare.md"))
+    assert report["summary"]["verdicts"] == {"unchecked": 1}  # no bibliography: looked up by nobody
