@@ -12,6 +12,7 @@ from typing import Any
 
 from citecheck.config import Config, load_config
 from citecheck.engine.registry import Registry, build_registry
+from citecheck.engine.rootcause import fold_derived
 from citecheck.engine.run import Engine, Memo, Suppression
 from citecheck.engine.select import resolve
 from citecheck.extract import Inputs, collect
@@ -223,7 +224,7 @@ def judge(inputs: Inputs, config: Config, registry: Registry, *, pages: Mapping[
         findings += parent.check_bibliography(bib)
     for problem in [*inputs.problems, *bibs.problems]:
         findings.append(parent.meta(problem.rule, Location(problem.path, 1, 1), problem.message))
-    findings = dedupe_findings(sorted(findings, key=finding_order))
+    findings = fold_derived(dedupe_findings(sorted(findings, key=finding_order)))  # one finding per broken link
     from citecheck.score import summarize
 
     return Report(findings, suppressed, inputs, pages, online, parent.crashed or stage.crashed,

@@ -6,7 +6,10 @@ means the cited address is outdated: the finding carries the new URL as its fix,
 cites what readers will actually see (warning). A redirect to another registrable domain is worth
 knowing (the source may have been sold, merged or replaced) but is often fine: info. Trivial moves
 (http → https, adding `www.`, a trailing slash) are ignored unless `trivial: true`. Where the
-redirect lands on a home page, a login page or a challenge, H003, H005 and H006 say so.
+redirect lands on a home page, a login page or a challenge, H003, H005 and H006 say so: a deep link
+moved to a site's home page is never proposed as the new address. When the link is dead, soft-404
+or walled, this finding is named in that finding's evidence instead of standing alone
+(`citecheck.engine.rootcause`).
 
 Failing example (301 to https://www.hookem.com/story/20160523/texas-shortstop-joe-baker-arrested/):
 
@@ -22,7 +25,7 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from citecheck.checks._page import emit
+from citecheck.checks._page import emit, is_deep, is_root
 from citecheck.models import Hit, Page
 from citecheck.urls import host_of, registrable_domain
 
@@ -60,7 +63,8 @@ def classify(page: Page, options: Mapping[str, Any]) -> tuple[str, str, str, str
         return None
     trivial = _key(final) == _key(page.url) and not options.get("trivial", False)
     moved = {int(s) for s in options.get("permanent", [])}
-    if all(h.status in moved for h in hops) and not trivial and (page.status or 0) < 400:
+    home = is_root(final) and is_deep(page.url)  # a deep link sent to a home page: H003's soft-404 signal
+    if all(h.status in moved for h in hops) and not trivial and (page.status or 0) < 400 and not home:
         return f"moved permanently: cite {final} instead", trail, final, "warning"
     if options.get("cross_domain", True) and registrable_domain(host_of(final)) != registrable_domain(host_of(page.url)):
         return f"redirects to another site: {host_of(final)}", trail, "", "info"
