@@ -37,6 +37,9 @@ def atomic_write(path: str | Path, data: str | bytes) -> None:
         _write_through(target, raw)  # /dev/stdout can name a file the shell holds open: never rename over it
         return
     final, followed = resolve_output(target)
+    if str(final).startswith(_THROUGH_PREFIXES):  # a link to /dev/stdout, /dev/null: open it (the kernel checks)
+        _write_through(target, raw)
+        return
     try:
         st: os.stat_result | None = os.lstat(final)
     except FileNotFoundError:

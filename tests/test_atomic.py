@@ -126,3 +126,15 @@ def test_cli_report_is_0644_under_umask_022(tmp_path: Path, umask_022: object) -
     proc = subprocess.run([sys.executable, "-m", "citecheck", "audit", "--offline", str(memo), "--format", "json",
                            "-o", "/dev/null"], capture_output=True, text=True, check=False)
     assert proc.returncode == 1 and stat.S_ISCHR(os.stat("/dev/null").st_mode)
+
+
+def test_a_link_to_dev_stdout_or_dev_null_is_written_through(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "null").symlink_to("/dev/null")
+    _refuse_rename(monkeypatch)
+    atomic_write(tmp_path / "null", "report")
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode) and (tmp_path / "null").is_symlink()
+    code = ("import os, sys; from citecheck.atomic import atomic_write; os.symlink('/dev/stdout', sys.argv[1]); "
+            "atomic_write(sys.argv[1], 'REPORT\\n')")
+    proc = subprocess.run([sys.executable, "-c", code, str(tmp_path / "out")], capture_output=True, text=True,
+                          check=True)
+    assert proc.stdout == "REPORT\n"
