@@ -254,3 +254,15 @@ def test_the_id_registry_never_follows_a_planted_link(tmp_path: Path, sticky: Pa
     with pytest.raises(InputError, match="protected_symlinks"):
         write_registry(corpus, read_registry(tmp_path / "none.json"))
     assert target.read_text() == "root:secret\n" and os.stat(target).st_uid == 0
+
+
+def test_mcp_rejects_that_name_the_corpus_or_the_outline_are_refused(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus.json"
+    corpus.write_bytes(CORPUS.read_bytes())
+    outline = tmp_path / "outline.yaml"
+    outline.write_bytes((ROOT / "examples" / "pipeline" / "outline.yaml").read_bytes())
+    for args in (["--rejects", str(corpus)], ["--rejects", f"{corpus}.ids"], ["--outline", str(outline), "--rejects",
+                                                                           str(outline)]):
+        code, err = _invoke("mcp", "--corpus", str(corpus), *args)
+        assert code == 2 and "refusing to overwrite" in err, (args, err)
+    assert corpus.read_bytes() == CORPUS.read_bytes()

@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from citecheck.atomic import refuse_same_file
 from citecheck.cli.options import _split, build_config, config_options, fetch_options
 from citecheck.errors import UsageError
 from citecheck.harvest import GATES
@@ -57,6 +58,9 @@ def command(corpus_path: str, outline_path: str | None, providers: tuple[str, ..
       citecheck mcp --corpus sourced_corpus.json --provider tavily
       citecheck mcp --corpus corpus.json --outline outline.yaml --provider directory
     """
+    # the corpus is read and extended on purpose; --rejects may not name it, its .ids or an input
+    refuse_same_file([("--corpus", corpus_path), ("--corpus's ID registry", f"{corpus_path}.ids"),
+                      ("--rejects", rejects_path)], [outline_path, config_path])
     config = build_config(config_path, select, ignore, rule_dirs, **fetch)
     try:
         from citecheck.agents.server import serve
