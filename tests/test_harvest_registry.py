@@ -58,7 +58,7 @@ def test_corpus_that_gives_a_registered_url_another_id_is_refused(tmp_path: Path
         IdBook.from_corpus(corpus(("src-002", "https://a.org/x")), tmp_path / "c.json")  # type: ignore[arg-type]
 
 
-TWO_OWNERS = '{"high_water": 1, "ids": {"src-001": {"keys": ["k"]}, "src-002": {"keys": ["k"]}}}'
+TWO_OWNERS = '{"high_water": 2, "ids": {"src-001": {"keys": ["k"]}, "src-002": {"keys": ["k"]}}}'
 
 
 @pytest.mark.parametrize("text", ["{", '{"high_water": "x"}', TWO_OWNERS, '{"high_water": 1, "retired": [{"url": "x"}]}'])

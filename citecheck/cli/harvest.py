@@ -14,6 +14,7 @@ from citecheck.harvest import GATES, harvest, rejects_table, write_outputs
 from citecheck.harvest.merge import payload, write_table
 from citecheck.harvest.output import summary_lines
 from citecheck.harvest.providers import NAMES
+from citecheck.harvest.transaction import corpus_lock, recover
 from citecheck.report.html_harvest import render_harvest_report
 
 
@@ -73,7 +74,9 @@ def command(outline: str | None, urls_file: str | None, query: str | None, provi
       retired           dead on evidence (404/410, soft-404, gone): moved to the retired
                         list in <corpus>.ids with the evidence; its ID is never reused
     <corpus>.ids is the ID registry: keep it with the corpus. When no outside host answers
-    (the network is down) nothing is written and the exit code is 2.
+    (the network is down) nothing is written and the exit code is 2. One harvest at a time
+    writes a corpus: a second one exits 2 while <corpus>.lock is held; a run interrupted while
+    writing is finished from <corpus>.journal by the next harvest.
 
     \b
     Private and loopback addresses: --allow HOST_OR_IP[:PORT] or --allow-private lets the
@@ -91,12 +94,16 @@ def command(outline: str | None, urls_file: str | None, query: str | None, provi
     refuse_same_file([("-o", output), ("--rejects", rejects_path), ("--report", report_path),
                       ("-o's ID registry", f"{output}.ids")], [outline, urls_file, config_path])
     config = build_config(config_path, select, ignore, rule_dirs, **fetch)
-    result = harvest(outline, providers=_split(providers), config=config, urls=urls_file, query=query, into=output,
-                     gate=gate, progress=not quiet, min_excerpt=min_excerpt)
-    if not dry_run:
-        write_outputs(result, output, rejects_path=rejects_path, per_section_dir=per_section)
-        if report_path:
-            atomic_write(report_path, render_harvest_report(review_data(result, output)))
+    with corpus_lock(output):  # read, merge and write as one transaction
+        if recover(output):
+            click.echo(f"citecheck harvest: finished writing {output} and its .ids from an interrupted run's journal",
+                       err=True)
+        result = harvest(outline, providers=_split(providers), config=config, urls=urls_file, query=query,
+                         into=output, gate=gate, progress=not quiet, min_excerpt=min_excerpt)
+        if not dry_run:
+            write_outputs(result, output, rejects_path=rejects_path, per_section_dir=per_section)
+    if not dry_run and report_path:
+        atomic_write(report_path, render_harvest_report(review_data(result, output)))
     rejects_table(result, sys.stderr)
     write_table(result.merge, sys.stderr, output)
     for line in summary_lines(result):

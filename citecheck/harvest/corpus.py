@@ -19,6 +19,7 @@ from citecheck.engine.run import Engine
 from citecheck.errors import CorpusError
 from citecheck.extract import load_corpus
 from citecheck.harvest.providers.base import Candidate
+from citecheck.harvest.transaction import pending
 from citecheck.models import Corpus, Page, Severity, Source
 from citecheck.urls import dedupe_key, host_of, registrable_domain
 
@@ -28,7 +29,9 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'“‘(])")
 
 
 def load_existing(path: str | Path, engine: Engine) -> Corpus | None:
-    """The corpus at `path` if there is one, refusing one that fails C001 schema or C004 id-integrity."""
+    """The corpus at `path` if there is one, refusing one that fails C001 schema or C004 id-integrity,
+    or whose last write was interrupted (`transaction.pending`)."""
+    pending(path)
     if not Path(path).exists():
         return None
     corpus = load_corpus(str(path))

@@ -27,6 +27,7 @@ from citecheck.urls import dedupe_key
 
 ID_RE = re.compile(r"^src-(\d{3}|[1-9]\d{3,})$")
 VERSION = 2
+KNOWN_VERSIONS = (1, 2)
 
 
 def format_id(number: int) -> str:
@@ -125,29 +126,70 @@ class IdBook:
 
 
 def read_registry(corpus_path: str | Path) -> IdBook:
-    """The registry beside a corpus; an empty one when there is none; a broken one is an error."""
+    """The registry beside a corpus; an empty one when there is none; a broken one is an error.
+
+    Validated before any of it is trusted: a known version, an integer high-water mark, every ID
+    `src-NNN` at or below the mark, each key naming one ID, each retired record naming a valid ID.
+    A registry that fails is one line and exit 2: a corrupted one would hand a URL another's ID."""
     path = sidecar(corpus_path)
     if not path.exists():
         return IdBook()
     try:
         data = load_json(path.read_text(encoding="utf-8"))  # bounded: a hostile sidecar is one line, exit 2
-        book = IdBook(high_water=int(data["high_water"]))
-        for source_id, entry in (data.get("ids") or {}).items():
-            book.owners[source_id] = str(entry.get("url", ""))
-            for key in entry.get("keys", []):
-                if book.by_key.setdefault(str(key), source_id) != source_id:
-                    raise ValueError(f"key {key!r} names two IDs")
-        for record in data.get("retired") or []:
-            book.retired[str(record["id"])] = dict(record)
+        return _parse_registry(data)
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as err:
         raise CorpusError(f"{path}: unreadable ID registry ({err}); restore it (deleting it lets a dropped or "
                           "retired source's URL get a new ID)") from None
+
+
+def _parse_registry(data: Any) -> IdBook:
+    if not isinstance(data, dict):
+        raise ValueError(f"a JSON object expected, got {type(data).__name__}")
+    version = data.get("version", 1)
+    if type(version) is not int or version not in KNOWN_VERSIONS:
+        raise ValueError(f"version {version!r} is not one this citecheck reads ({', '.join(map(str, KNOWN_VERSIONS))})")
+    mark = data["high_water"]
+    if type(mark) is not int or mark < 0:
+        raise ValueError(f"high_water must be a whole number, got {mark!r}")
+    book = IdBook(high_water=mark)
+    ids = data.get("ids") or {}
+    if not isinstance(ids, dict):
+        raise ValueError("ids must be an object")
+    for source_id, entry in ids.items():
+        _valid_id(source_id, mark)
+        if not isinstance(entry, dict) or not isinstance(entry.get("url", ""), str):
+            raise ValueError(f"{source_id}: an object with a url expected")
+        book.owners[source_id] = entry.get("url", "")
+        keys = entry.get("keys", [])
+        if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
+            raise ValueError(f"{source_id}: keys must be a list of strings")
+        for key in keys:
+            if book.by_key.setdefault(key, source_id) != source_id:
+                raise ValueError(f"key {key!r} names two IDs")
+    retired = data.get("retired") or []
+    if not isinstance(retired, list):
+        raise ValueError("retired must be a list")
+    for record in retired:
+        _valid_id(record["id"], mark)
+        book.retired[record["id"]] = dict(record)
     return book
+
+
+def _valid_id(source_id: Any, mark: int) -> None:
+    number = id_number(source_id) if isinstance(source_id, str) else None
+    if number is None:
+        raise ValueError(f"{source_id!r} is not an ID of the form src-NNN")
+    if number > mark:
+        raise ValueError(f"{source_id} is above the high-water mark {mark}")
 
 
 def read_high_water(corpus_path: str | Path) -> int:
     return read_registry(corpus_path).high_water
 
 
+def registry_text(book: IdBook) -> str:
+    return json.dumps(book.payload(), indent=2, ensure_ascii=False) + "\n"
+
+
 def write_registry(corpus_path: str | Path, book: IdBook) -> None:
-    atomic_write(sidecar(corpus_path), json.dumps(book.payload(), indent=2, ensure_ascii=False) + "\n")
+    atomic_write(sidecar(corpus_path), registry_text(book))

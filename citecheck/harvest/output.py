@@ -8,24 +8,43 @@ from pathlib import Path
 from typing import TextIO
 
 from citecheck.atomic import atomic_write
-from citecheck.harvest.corpus import write_corpus
-from citecheck.harvest.ids import write_registry
+from citecheck.checks.id_integrity import check as id_integrity
+from citecheck.errors import CorpusError
+from citecheck.harvest.corpus import render, write_corpus
+from citecheck.harvest.ids import registry_text
 from citecheck.harvest.result import HarvestResult
+from citecheck.harvest.transaction import commit
+from citecheck.models import Corpus
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
 def write_outputs(result: HarvestResult, corpus_path: str | Path, *, rejects_path: str | Path | None = None,
                   per_section_dir: str | Path | None = None) -> None:
-    """Corpus first, then its `.ids` registry (a crash between them cannot cause ID reuse), then the rest."""
-    write_corpus(corpus_path, result.corpus)
-    write_registry(corpus_path, result.book)
+    """The corpus and its `.ids` registry as one commit (`transaction.commit`), then the rest.
+
+    A corpus that fails its own self-check (C004: an ID twice, an ID that is not `src-NNN`) is never
+    written: CorpusError, and the files on disk stay as they were."""
+    refuse_broken(result, corpus_path)
+    commit(corpus_path, render(result.corpus), registry_text(result.book))
     if rejects_path is not None:
         atomic_write(rejects_path, json.dumps(result.rejects_payload(), indent=2, ensure_ascii=False) + "\n")
     if per_section_dir is not None:
         by_id = {s.id: s for s in result.corpus}
         for section, ids in result.sections.items():
             write_corpus(Path(per_section_dir) / f"{section}.json", [by_id[i] for i in ids])
+
+
+def refuse_broken(result: HarvestResult, corpus_path: str | Path) -> None:
+    """CorpusError when the corpus about to be written has an ID twice or an ID that is not `src-NNN`
+    (C004's check, run whatever the configuration enables)."""
+    records = tuple(s.to_dict() for s in result.corpus)
+    own = Corpus(str(corpus_path), tuple(result.corpus), records, tuple(range(1, len(records) + 1)))
+    problems = [hit.message for hit in id_integrity(own, {})]
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise CorpusError(f"{corpus_path}: the merged corpus fails its ID self-check (C004): {problems[0]}{more}; "
+                          "nothing is written (check the corpus's .ids registry)")
 
 
 def rejects_table(result: HarvestResult, stream: TextIO) -> None:

@@ -25,12 +25,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from citecheck.audit import dedupe_findings
-from citecheck.checks import draft_url
+from citecheck.checks import draft_url, id_integrity
 from citecheck.config import Config, load_config
 from citecheck.engine.registry import Registry, build_registry
 from citecheck.engine.run import Engine, Memo
 from citecheck.engine.select import ActiveRule, resolve
-from citecheck.errors import CitecheckError
+from citecheck.errors import CitecheckError, CorpusError
 from citecheck.extract.markdown import extract_markdown
 from citecheck.models import Bibliography, Corpus, Document, Finding
 from citecheck.urltext.citations import render_block, split_block
@@ -125,6 +125,7 @@ def write(draft_text: str, corpus: Corpus, strict: bool = True, hybrid: bool = F
           bibliographies: tuple[Bibliography, ...] | None = None) -> WriteResult:
     """Gate a draft against a corpus and, for `[@key]` citations, its bibliographies: the memo text
     and the findings (see the module docstring)."""
+    usable(corpus)
     config = config or load_config()
     registry = registry or build_registry(config.packs)
     draft_text, directives = strip_directives(normalise_newlines(draft_text))
@@ -148,6 +149,15 @@ def write(draft_text: str, corpus: Corpus, strict: bool = True, hybrid: bool = F
     # no directive is read: the draft's were removed above, and none may speak for the model
     return WriteResult(out.text, dedupe_findings(sorted(found)), [], out.violations, out.citations, out.unknown_ids,
                        out.unknown_keys, out.cited_keys, engine.crashed, document, directives, tuple(configuring))
+
+
+def usable(corpus: Corpus) -> None:
+    """CorpusError for a corpus whose IDs do not each name one source (C004's check, whatever the
+    configuration enables): an ID given twice would cite whichever entry came last."""
+    hit = next(iter(id_integrity.check(corpus, {})), None)
+    if hit is not None:
+        raise CorpusError(f"{hit.location.path}:{hit.location.line}: C004 id-integrity: {hit.message}; refusing to "
+                          "write from this corpus (fix it, or harvest it again)")
 
 
 def _memo_rules(registry: Registry, config: Config, hybrid: bool) -> list[ActiveRule]:
