@@ -136,6 +136,8 @@ def test_every_link_github_renders_in_generated_markdown_is_reported(markdown: s
     ("".join("  " * i + "- item\n" for i in range(40)) + "  " * 40 + "- see https://deep.example.org/list\n", 32),
     ("para\n\n" + ">" * 200 + " see [x](https://deep.example.org/quote)\n", 3),
     ("<div>" * 3000 + '\n<a href="https://deep.example.org/html">x</a>\n' + "</div>" * 3000 + "\n", 1),
+    ("para\n\n" + "[" * 3000 + " see <https://deep.example.org/brackets>\n", 3),  # link labels past the scan budget
+    ("para\n\n" + "[a" * 2000 + " see <https://deep.example.org/brackets>\n", 3),
 ])
 def test_content_past_a_parser_limit_is_reported_with_a_warning(tmp_path: Path, text: str, line: int) -> None:
     document = extract_markdown("deep.md", text)

@@ -10,24 +10,29 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 import tracemalloc
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from citecheck.extract.corpus import load_corpus_text
+from citecheck.extract.corpus import build_corpus, load_corpus_text
 from citecheck.extract.html import extract_html
 from citecheck.extract.markdown import extract_markdown
 from citecheck.extract.mdinline import scan_inline
 from citecheck.extract.mdparse import build_parser
 from citecheck.safeload import load_yaml
+from citecheck.support.claims import cited_claims
+from citecheck.support.text import clean_claim
 from citecheck.urltext.corpusindex import CorpusIndex
-from citecheck.write.gate import transform
+from citecheck.write.claims import clean
+from citecheck.write.gate import transform, write
 
 SIZES = (1, 2, 4, 8)
 SLACK = 1.25  # constant costs (imports warmed, parser set-up) make small inputs relatively dearer
 INDEX = CorpusIndex(None)
+CORPUS = build_corpus("c.json", [{"id": "src-001", "url": "https://a.org/x", "title": "Freight"}], [1])
 
 
 def calls(run: Callable[[], Any]) -> int:
@@ -71,6 +76,41 @@ def _md(text: str) -> Callable[[], Any]:
     return lambda: extract_markdown("memo.md", text)
 
 
+def _runs(clean_text: Callable[[str], Any], shape: str) -> Callable[[int], Callable[[], Any]]:
+    return lambda n: lambda: clean_text(shape * (4000 * n))
+
+
+def cpu(run: Callable[[], Any]) -> float:
+    """The least CPU time of three runs of `run` (this process only: other processes' load aside)."""
+    best = float("inf")
+    for _ in range(3):
+        started = time.process_time()
+        run()
+        best = min(best, time.process_time() - started)
+    return best
+
+
+# A backtracking regex is one C call whatever it costs, so the calls hook cannot see it: these count
+# this process's CPU time at 1x and 8x instead. Quadratic work is 64x at 8x, linear 8x; the bound
+# is 24x plus 50 ms (a base run of ~0.1 ms would otherwise be all noise).
+REGEX_CASES: dict[str, Callable[[int], Callable[[], Any]]] = {
+    # issue 26 item 12: M008's claim cleaning was quadratic in runs of `[` (write with 40k: 12-20 s)
+    **{f"M008 claim cleaning: {shape!r} runs": _runs(clean_claim, shape) for shape in ("[", "[^", "<", "[a](", "![")},
+    **{f"write's claim attribute: {shape!r} runs": _runs(clean, shape) for shape in ("[", "[^", "<", "[a](")},
+    "M008 cited claims: [ runs": lambda n: (lambda doc: lambda: cited_claims(doc))(
+        extract_markdown("m.md", "Freight grew [src-001]. " + "[" * (4000 * n) + " https://a.com/x [^1].\n")),
+    "M008 cited claims: [^ runs": lambda n: (lambda doc: lambda: cited_claims(doc))(
+        extract_markdown("m.md", "Freight grew [src-001]. " + "[^" * (4000 * n) + " https://a.com/x.\n")),
+}
+
+
+@pytest.mark.parametrize("case", sorted(REGEX_CASES))
+def test_regex_work_grows_linearly(case: str) -> None:
+    REGEX_CASES[case](1)()
+    small, large = cpu(REGEX_CASES[case](1)), cpu(REGEX_CASES[case](8))
+    assert large <= 24 * small + 0.05, f"{case}: {small * 1000:.1f} ms at 1x, {large * 1000:.1f} ms at 8x"
+
+
 CASES: dict[str, Callable[[int], Callable[[], Any]]] = {
     "inline links in one paragraph": lambda n: _md(" ".join(f"[l{i}](https://a{i}.com/x)" for i in range(500 * n))),
     "bare URLs in one paragraph": lambda n: _md(" ".join(f"https://a{i}.com/x" for i in range(500 * n))),
@@ -86,6 +126,9 @@ CASES: dict[str, Callable[[int], Callable[[], Any]]] = {
     "write: unmatched [ runs": lambda n: lambda: transform("[" * (1000 * n) + " text\n", INDEX),
     "write: many URLs in one paragraph": lambda n: lambda: transform(
         " ".join(f"see https://a{i}.com/x and [t](https://b{i}.org)" for i in range(100 * n)), INDEX),
+    "write with M008: [ runs": lambda n: lambda: write("Freight grew [src-001]. " + "[" * (4000 * n) + " end.\n",
+                                                         CORPUS),
+    "markdown: paragraphs of [ runs": lambda n: _md(("[" * 500 + " x\n\n") * (8 * n)),
     "yaml: many aliases": lambda n: lambda: load_yaml(
         "base: &b {a: 1}\nlist:\n" + "".join("  - *b\n" for _ in range(1000 * n))),
     "json corpus": lambda n: lambda: load_corpus_text("c.json", json.dumps(
@@ -97,6 +140,21 @@ CASES: dict[str, Callable[[int], Callable[[], Any]]] = {
 def test_work_grows_linearly(case: str) -> None:
     CASES[case](1)()  # warm imports and caches
     assert_linear([calls(CASES[case](size)) for size in SIZES], case)
+
+
+@pytest.mark.parametrize("shape", ["[", "[a", "[[]", "![", "[^", "[" * 60 + "x" + "]" * 60 + " "])
+def test_pathological_brackets_cost_no_more_than_prose(shape: str) -> None:
+    """markdown-it's link-label scan recursed into every nested `[` (up to its nesting limit): a 1 MB
+    memo of `[` runs took 55-72 s, ~60 times prose with links. Its budget reads such a paragraph as
+    text (E005): per character, no dearer than three times prose full of links."""
+    size = 20_000
+    prose = "see [a](https://a.com/x) and [b][r] or <https://c.org> `code` " * (size // 60)
+    hostile = shape * (size // len(shape)) + " https://a.com/x"
+    for text in (prose, hostile):
+        extract_markdown("warm.md", text[:2000])
+    per_char = calls(_md(hostile)) / len(hostile)
+    assert per_char <= 3 * calls(_md(prose)) / len(prose), f"{shape!r}: {per_char:.1f} calls a character"
+    assert extract_markdown("m.md", hostile).too_deep  # read as text, with the E005 warning
 
 
 def test_each_inline_child_is_visited_a_bounded_number_of_times() -> None:

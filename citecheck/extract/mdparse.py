@@ -28,7 +28,7 @@ from markdown_it.token import Token
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
-from citecheck.extract.deep import MAX_INLINE, MAX_NESTING
+from citecheck.extract.deep import LABEL_STEPS_BASE, LABEL_STEPS_PER_CHAR, MAX_INLINE, MAX_NESTING
 
 InlineRule = Callable[[StateInline, bool], bool]
 BlockRule = Callable[[StateBlock, int, int, bool], bool]
@@ -52,9 +52,11 @@ def build_parser() -> MarkdownIt:
     md.helpers = SimpleNamespace(**{**vars(helpers), "parseLinkDestination": parse_link_destination})  # type: ignore[assignment]
     md.use(front_matter_plugin)
     md.use(footnote_plugin, inline=False, move_to_end=False, always_match_refs=True)
+    _wrap(md.inline.ruler, "footnote_ref", _footnote_label_without_brackets)
     for name, (first, kind) in _RECORDED.items():
         _wrap(md.inline.ruler, name, _recorder(first, kind))
     _wrap(md.block.ruler, "reference", _recording_definition)
+    md.inline.skipToken = _budgeted(md.inline.skipToken)  # type: ignore[method-assign,assignment]
     md.core.ruler.at("inline", _inline_where_needed)
     return md
 
@@ -63,7 +65,8 @@ def _inline_where_needed(state: StateCore) -> None:
     """markdown-it's inline stage, skipped for text with no `[`, `<` or backtick: nothing in it can
     be a link, image, autolink, code span, raw HTML or footnote reference, and citecheck reads bare
     URLs and markers from the source itself, not from the inline tokens. Skipped too for a paragraph
-    above `MAX_INLINE`, whose text is then scanned whole for URLs (see `deep`)."""
+    above `MAX_INLINE`, and given up for one whose link labels cost more than `LABEL_STEPS` allow:
+    its text is then scanned whole for URLs (see `deep`)."""
     for token in state.tokens:
         if token.type == "inline":
             if token.children is None:
@@ -72,7 +75,46 @@ def _inline_where_needed(state: StateCore) -> None:
             if len(content) > MAX_INLINE:  # tokens cost ~200x the text: a huge paragraph is read as text
                 token.meta["too_large"] = True
             elif "[" in content or "<" in content or "`" in content:
-                state.md.inline.parse(content, state.md, state.env, token.children)
+                try:
+                    _parse_inline(content, state, token.children)
+                except _LabelScanTooLong:
+                    token.children = []
+                    token.meta["too_large"] = True
+
+
+class _LabelScanTooLong(Exception):
+    """A paragraph's link labels need more scanning steps than its `_Budgeted` state allows."""
+
+
+class _Budgeted(StateInline):
+    """An inline parse with a budget of label-scanning steps proportional to its text."""
+
+    def __init__(self, src: str, md: MarkdownIt, env: Any, out: list[Token]) -> None:
+        super().__init__(src, md, env, out)
+        self.steps_left = LABEL_STEPS_PER_CHAR * len(src) + LABEL_STEPS_BASE
+
+
+def _parse_inline(content: str, core: StateCore, out: list[Token]) -> None:
+    """`md.inline.parse`, on a `_Budgeted` state."""
+    inline = core.md.inline
+    state = _Budgeted(content, core.md, core.env, out)
+    inline.tokenize(state)
+    for rule in inline.ruler2.getRules(""):
+        rule(state)
+
+
+def _budgeted(skip: Callable[[StateInline], None]) -> Callable[[StateInline], None]:
+    """markdown-it's `skipToken`, which its link-label scan calls for every position inside a label
+    (recursing into nested `[` up to `maxNesting`), charged to the state's budget. A run of `[`
+    costs ~64 steps a character (a 1 MB memo of `[` runs took a minute); prose stays below one."""
+    def skip_token(state: StateInline) -> None:
+        if isinstance(state, _Budgeted):
+            state.steps_left -= 1
+            if state.steps_left < 0:
+                raise _LabelScanTooLong
+        skip(state)
+
+    return skip_token
 
 
 # Where markdown-it's destination scanner has to look at a character: space and controls end the
@@ -143,6 +185,25 @@ def _wrap(ruler: Ruler[Any], name: str, wrapper: Callable[[Any], Any]) -> None:
     """Replace rule `name` by `wrapper(original)`, keeping the chains it may interrupt."""
     rule = next(r for r in ruler.__rules__ if r.name == name)
     ruler.at(name, wrapper(rule.fn), {"alt": list(rule.alt)})
+
+
+# Where a footnote label `[^label]` can end: the plugin stops at a space, a newline or `]`.
+_FOOTNOTE_LABEL_END = re.compile(r"[\[\] \n]")
+
+
+def _footnote_label_without_brackets(rule: InlineRule) -> InlineRule:
+    """The footnote plugin's `[^label]`, refused at once when a `[` comes before the label's `]`
+    (GitHub takes no bracket in a label either). The plugin scanned to the next `]`, space or
+    newline from every `[^`, so a paragraph of `[^[^[^…` was quadratic (100k of them: minutes)."""
+    def wrapped(state: StateInline, silent: bool) -> bool:
+        start = state.pos
+        if state.src.startswith("[^", start):
+            end = _FOOTNOTE_LABEL_END.search(state.src, start + 2, state.posMax)
+            if end is None or state.src[end.start()] != "]":
+                return False
+        return rule(state, silent)
+
+    return wrapped
 
 
 def _recorder(first: str, kind: str) -> Callable[[InlineRule], InlineRule]:

@@ -12,9 +12,9 @@ from citecheck.models import Document, Location, Page
 from citecheck.support.text import split_sentences
 from citecheck.urls import dedupe_key
 
-_FOOTREF_RE = lazy(r"\[\^([^\]\s]+)\](?!:)")
+_FOOTREF_RE = lazy(r"\[\^([^\[\]\s]+)\](?!:)")  # a class that excludes its own opener: linear
 _FOOTDEF_RE = lazy(r"^ {0,3}\[\^([^\]]+)\]:")
-_INLINE_RE = lazy(r"!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+_INLINE_RE = lazy(r"!?\[[^\[\]]*\]\(\s*<?([^()\s<>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 
 
 @dataclass(frozen=True)

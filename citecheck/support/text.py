@@ -28,8 +28,8 @@ _SENT_END_RE = lazy(r"[.!?。！？][\"'”’)\]]*\s+(?=[\"'“‘(\[]?[A-Z0-9\
 _STOP_CHARS = ".!?。！？"  # _SENT_END_RE's first character class: where a match can start
 _ABBREV = ("e.g.", "i.e.", "etc.", "vs.", "Inc.", "Ltd.", "Corp.", "Co.", "Mr.", "Ms.", "Dr.", "St.", "No.", "U.S.",
            "approx.", "Jan.", "Feb.", "Mar.", "Apr.", "Aug.", "Sept.", "Sep.", "Oct.", "Nov.", "Dec.", "Fig.")  # each ends in "."
-_MD_LINK_RE = lazy(r"!?\[([^\]]*)\]\([^)]*\)")
-_CITE_RE = lazy(r"\[\^[^\]]+\]|\[src-\d{3,}(?:\s*[,;]\s*src-\d{3,})*\]|<[^>]+>", re.IGNORECASE)
+_MD_LINK_RE = lazy(r"!?\[([^\[\]]*)\]\([^()]*\)")  # no [ in the label, no ( in the target: linear
+_CITE_RE = lazy(r"\[\^[^\[\]]+\]|\[src-\d{3,}(?:\s*[,;]\s*src-\d{3,})*\]|<[^<>]+>", re.IGNORECASE)
 _LIST_LABEL_RE = lazy(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\*\*)?[\w][\w /&-]{0,40}:(?:\*\*)?\s+|^\s*(?:[-*+]|\d+[.)])\s+")
 _URL_RE = lazy(r"(?:https?://|www\.)\S+", re.IGNORECASE)
 _MARKUP_RE = lazy(r"[*_`#>|]+")

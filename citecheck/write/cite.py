@@ -19,7 +19,7 @@ from citecheck.write.claims import sentence_before
 
 _RUN_RE = re.compile(r"(?:\[src-\d{3,}(?:\s*[,;]\s*src-\d{3,})*\])+", re.IGNORECASE)
 _ID_RE = re.compile(r"src-\d{3,}", re.IGNORECASE)
-_LABEL_RE = re.compile(r"\[\^([^\]\s]+)\]")
+_LABEL_RE = re.compile(r"\[\^([^\[\]\s]+)\]")
 
 
 @dataclass(frozen=True)

@@ -17,9 +17,9 @@ _WINDOW = 1200  # how far back a sentence may start (claims are cut to 300 chara
 _SENTENCE_END_RE = re.compile(r"[.!?][\"'”’)\]]*(?=\s)")
 _FLATTEN = [
     (re.compile(r"\[src-\d{3,}(?:\s*[,;]\s*src-\d{3,})*\]", re.IGNORECASE), " "),  # citations
-    (re.compile(r"\[\^[^\]\s]+\]"), " "),  # footnote references
-    (re.compile(r"!?\[([^\]]*)\]\([^)]*\)"), r" \1 "),  # links keep their text
-    (re.compile(r"<[^>]*>"), " "),  # tags and markers
+    (re.compile(r"\[\^[^\[\]\s]+\]"), " "),  # footnote references (no class holds its opener: linear)
+    (re.compile(r"!?\[([^\[\]]*)\]\([^()]*\)"), r" \1 "),  # links keep their text
+    (re.compile(r"<[^<>]*>"), " "),  # tags and markers
     (re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)]|#{1,6}|>)[ \t]+", re.MULTILINE), " "),  # block prefixes
     (re.compile(r"[*_`~]+"), ""),  # emphasis and code marks
 ]
