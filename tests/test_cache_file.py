@@ -131,3 +131,37 @@ def test_concurrent_fresh_creation(tmp_path: Path) -> None:
         assert cache.stats()["pages"] == 120
         assert cache.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     assert not Path(f"{path}.corrupt").exists()
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+def test_a_fifo_or_a_device_is_refused_at_once(tmp_path: Path, kind: str) -> None:
+    """Issue 26 item 12: `--cache` on a FIFO hung (reading its header waits for a writer forever)."""
+    import os
+    import threading
+
+    if kind == "fifo":
+        path = tmp_path / "cache.fifo"
+        os.mkfifo(path)
+    else:
+        path = Path("/dev/null")
+    outcome: dict[str, object] = {}
+
+    def run() -> None:
+        outcome["audit"] = CliRunner().invoke(main, ["audit", str(_memo(tmp_path)), "--cache", str(path),
+                                                     "--allow", "127.0.0.1:9"])
+        outcome["stats"] = CliRunner().invoke(main, ["cache", "stats", "--cache", str(path)])
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(60)
+    if worker.is_alive():  # unblock the reader so the test process can end, then fail
+        with open(path, "wb"):
+            pass
+        pytest.fail(f"--cache {path} hung")
+    for name in ("audit", "stats"):
+        result = outcome[name]
+        assert result.exit_code == 2, (name, result.output)  # type: ignore[attr-defined]
+        assert "not a citecheck cache file" in result.stderr  # type: ignore[attr-defined]
+        assert len(result.stderr.strip().splitlines()) == 1  # type: ignore[attr-defined]
+    said = {"fifo": "is a FIFO", "device": "is a character device"}[kind]
+    assert said in outcome["audit"].stderr  # type: ignore[attr-defined]

@@ -3,7 +3,8 @@
 A citecheck cache carries its mark in the SQLite header: `application_id` = `APPLICATION_ID` and
 `user_version` = `SCHEMA`. Before anything is opened for writing, the first 100 bytes are read:
 
-- a directory, a file that is not SQLite, or an SQLite database of another application (another
+- a directory, a FIFO, a device or a socket (refused before it is opened: reading a FIFO waits
+  for a writer forever), a file that is not SQLite, or an SQLite database of another application (another
   application_id, or tables that are not the cache's) is refused with one line (`CacheError`, exit
   2): citecheck never drops, renames or rewrites what it did not create;
 - an empty or missing file is initialised, under `BEGIN IMMEDIATE` so several processes creating
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import stat
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -59,6 +61,10 @@ def open_cache(path: Path) -> Opened:
     """A connection to the cache at `path` (see the module docstring for what is refused)."""
     if path.is_dir():
         raise CacheError(f"{path}: is a directory, not a citecheck cache file (pass a file path to --cache)")
+    special = _special_kind(path)
+    if special:
+        raise CacheError(f"{path}: is {special}, not a citecheck cache file; citecheck leaves it alone (pass a "
+                         "regular file path to --cache)")
     kind, app_id, _version = header_mark(path)
     if kind == "other" or (kind == "sqlite" and app_id not in (0, APPLICATION_ID)):
         raise CacheError(f"{path}: is not a citecheck cache; citecheck leaves it alone (choose another --cache path)")
@@ -79,6 +85,18 @@ def open_cache(path: Path) -> Opened:
         conn.close()
         raise
     return Opened(conn, writable=True)
+
+
+def _special_kind(path: Path) -> str:
+    """'a FIFO', 'a character device', … for a path that exists and is not a regular file, else ''.
+    Checked before the header is read: opening a FIFO for reading waits for a writer forever."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return ""
+    kinds = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+             (stat.S_ISSOCK, "a socket"))
+    return next((name for test, name in kinds if test(mode)), "" if stat.S_ISREG(mode) else "not a regular file")
 
 
 def _may_write(path: Path) -> bool:
