@@ -138,7 +138,7 @@ async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resol
             if not todo:
                 return pages  # the cache answered every URL: the HTTP stack was never loaded
             fetcher = await opener.get()
-            flight = Flight(cache, config.max_age_days, config.concurrency) if shared else None
+            flight = Flight(cache, config.max_age_days, config.concurrency, config.timeout) if shared else None
 
             async def one(target: str) -> None:
                 if flight is not None and target in allowed:  # a team cache: one runner fetches, the others take its facts

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 from citecheck.config import default_cache_path
 from citecheck.errors import CacheError, InputError
 from citecheck.fetch.cachefile import APPLICATION_ID, SCHEMA, header_mark, locked, open_cache
+from citecheck.fetch.pgdsn import is_dsn as is_team_cache  # a URL or a libpq key=value string
 from citecheck.models import Hop, Outcome, Page
 from citecheck.urls import fact_key
 
@@ -97,11 +98,6 @@ def decode(facts: str, text: str | None, html: str | None, sibling: str | None) 
     data["chain"] = tuple(Hop(**hop) for hop in data.get("chain", ()))
     data.update(text_sample=text or "", html_sample=html or "", sibling_text=sibling, from_cache=True)
     return Page(**{k: v for k, v in data.items() if k in _FIELDS})
-
-
-def is_team_cache(location: str | Path | None) -> bool:
-    """Whether a `--cache` / `fetch.cache` value names a PostgreSQL team cache rather than a file."""
-    return isinstance(location, str) and location.startswith(("postgresql://", "postgres://"))
 
 
 def open_store(location: str | Path | None = None, guard: Guard | None = None) -> FactCache:

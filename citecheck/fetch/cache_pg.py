@@ -1,6 +1,7 @@
 """The team cache: the same facts as the SQLite cache, in one PostgreSQL database every runner shares.
 
-Chosen by a `postgresql://` URL in `--cache`, `CITECHECK_CACHE_URL` or `fetch.cache`. It holds the
+Chosen by a `postgresql://` URL or a libpq `key=value` string (`citecheck.fetch.pgdsn`) in `--cache`,
+`CITECHECK_CACHE_URL` or `fetch.cache`. It holds the
 same rows with the same lifetimes by kind and answers under the same policy rule as
 `citecheck.fetch.cache.Cache` (the shared logic lives in `FactCache`); what differs:
 
@@ -17,7 +18,8 @@ same rows with the same lifetimes by kind and answers under the same policy rule
   to a host, `host-interval` spaces all runners' requests to it;
 - connections come from a bounded pool (psycopg_pool, at most `_POOL_MAX` per process);
 - the database being unreachable, the credentials wrong, or an error mid-run is `CacheError`: one
-  line, exit 2, never a silent run without the cache. The password is masked in every message.
+  line, exit 2, never a silent run without the cache. Every password is masked in every message
+  (`pgdsn.mask`, `pgdsn.scrub`), and a URL whose userinfo would split differently is refused unsent.
 
 psycopg and psycopg_pool (the `postgres` extra) are imported only when a team cache is used.
 """
@@ -25,21 +27,23 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import sys
 import time
 import uuid
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
-from urllib.parse import urlsplit, urlunsplit
 
 from citecheck.errors import CacheError
 from citecheck.fetch.cache import FactCache, decode
+from citecheck.fetch.pgdsn import mask, scrub, unparseable
 from citecheck.urls import fact_key
 
 if TYPE_CHECKING:
     from citecheck.fetch.guard import Guard
     from citecheck.models import Page
 
-__all__ = ["PgCache", "lease_seconds", "mask"]
+__all__ = ["PgCache", "lease_seconds", "mask", "storable"]
 T = TypeVar("T")
 _POOL_MAX = 2
 _COLUMNS = ("key", "url", "fetched", "kind", "policy", "outcome", "facts", "text", "html", "sibling")
@@ -47,18 +51,16 @@ _UPSERT = (f"INSERT INTO citecheck_pages ({', '.join(_COLUMNS)}) VALUES ({', '.j
            "ON CONFLICT (key) DO UPDATE SET " + ", ".join(f"{c} = EXCLUDED.{c}" for c in _COLUMNS[1:])
            + " WHERE citecheck_pages.fetched <= EXCLUDED.fetched")
 _NOW = "extract(epoch from clock_timestamp())"
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 
 
-def mask(url: str) -> str:
-    """The URL with its password (if any) replaced by '***', for every message a person sees."""
-    try:
-        parts = urlsplit(url)
-        if parts.password is None:
-            return url
-        netloc = f"{parts.username or ''}:***@{parts.hostname or ''}" + (f":{parts.port}" if parts.port else "")
-        return urlunsplit(parts._replace(netloc=netloc))
-    except ValueError:
-        return "postgresql://***"
+def storable(value: Any) -> Any:
+    """A text value PostgreSQL's `text` takes: NUL and lone surrogates (a page may hold both; the
+    driver refuses the first, UTF-8 cannot encode the second) become U+FFFD. Only the text samples
+    can hold them (the facts column is JSON, which escapes both); a title keeps its NUL there."""
+    if not isinstance(value, str) or (value.isascii() and "\x00" not in value):
+        return value
+    return _UNSTORABLE.sub("\ufffd", value)
 
 
 def lease_seconds() -> float:
@@ -84,19 +86,21 @@ def _drivers() -> tuple[Any, Any]:
 
 
 def failure(url: str, err: BaseException) -> CacheError:
-    """One line naming the masked URL and the first line of the driver's reason, password scrubbed."""
+    """One line naming the masked URL and the first line of the driver's reason, secrets scrubbed."""
     reason = (str(err).strip().splitlines() or [type(err).__name__])[0]
-    try:
-        secret = urlsplit(url).password
-    except ValueError:
-        secret = None
-    if secret:
-        reason = reason.replace(secret, "***")
-    return CacheError(f"team cache {mask(url)}: {reason}")
+    return CacheError(f"team cache {mask(url)}: {scrub(reason, url)}")
+
+
+def refuse_unparseable(url: str) -> None:
+    """CacheError before the driver sees a URL it would split elsewhere than urllib (and echo)."""
+    why = unparseable(url)
+    if why:
+        raise CacheError(f"team cache {mask(url)}: {why}")
 
 
 def connect(url: str) -> Any:
     """One autocommit connection (for `cache migrate` and the check before a pool is made)."""
+    refuse_unparseable(url)
     psycopg, _ = _drivers()
     try:
         return psycopg.connect(url, autocommit=True, connect_timeout=10)
@@ -113,6 +117,7 @@ class PgCache(FactCache):
         from citecheck.fetch.pgschema import check_version
 
         super().__init__(guard)
+        refuse_unparseable(url)
         self.url, self.path = url, mask(url)
         self.owner = uuid.uuid4().hex
         self.lease = lease_seconds()
@@ -157,17 +162,35 @@ class PgCache(FactCache):
             yield fetched, kind, decode(*row)
 
     def _write(self, rows: list[dict[str, Any]], pages: list[Page]) -> int:
+        """Upsert the rows and end the leases. A failure costs a warning, never the run's findings:
+        the facts were judged already, and the next runner fetches them again."""
         keys = list({fact_key(page.url) for page in pages})
+        values = [[storable(row[c]) for c in _COLUMNS] for row in sorted(rows, key=lambda r: r["key"])]
 
         def write() -> None:
             with self.pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
-                if rows:
-                    cur.executemany(_UPSERT, [[row[c] for c in _COLUMNS] for row in sorted(rows, key=lambda r: r["key"])])
+                if values:
+                    cur.executemany(_UPSERT, values)
                 if keys:
                     cur.execute("DELETE FROM citecheck_leases WHERE key = ANY(%s)", [keys])
-        if rows or keys:
+        if not rows and not keys:
+            return 0
+        if self._store(write, f"{len(rows)} fact(s)"):
+            return len(rows)
+        try:
+            self.release_keys(keys)
+        except CacheError:
+            pass  # the leases expire by themselves
+        return 0
+
+    def _store(self, write: Callable[[], None], what: str) -> bool:
+        """Run a write; a failure is a warning (the findings are made already), never the run's end."""
+        try:
             self._run(write)
-        return len(rows)
+        except CacheError as err:
+            print(f"citecheck: warning: {err}; {what} not stored, the run goes on", file=sys.stderr)
+            return False
+        return True
 
     def claim(self, url: str) -> bool:
         """Take the lease on `url` (True) unless another runner holds an unexpired one (False)."""
@@ -248,7 +271,7 @@ class PgCache(FactCache):
                     "INSERT INTO citecheck_extras (kind, key, stored, data) VALUES (%s, %s, %s, %s) "
                     "ON CONFLICT (kind, key) DO UPDATE SET stored = EXCLUDED.stored, data = EXCLUDED.data",
                     [[kind, key, now, json.dumps(value)] for key, value in sorted(items.items())])
-        self._run(write)
+        self._store(write, f"{len(items)} {kind} record(s)")
 
     def stats(self) -> dict[str, Any]:
         by_outcome = dict(self._query("SELECT outcome, COUNT(*) FROM citecheck_pages GROUP BY outcome ORDER BY outcome"))

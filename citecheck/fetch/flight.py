@@ -10,7 +10,9 @@ when they move up, or when claimed). The owner's `put_many` of a page ends its l
 not the page was worth storing, so a transient failure (never a fact) is retried by the next
 runner on its own. A live runner renews its leases every third of a lease while it holds any (a
 claimed URL may wait long for its host's budget, which all runners share), so only a runner killed
-mid-fetch lets one run out: it holds nobody up beyond its lease (`CITECHECK_CACHE_LEASE`, default 60 s).
+mid-fetch lets one run out: it holds nobody up beyond its lease (`CITECHECK_CACHE_LEASE`, default 60 s),
+nor a waiter beyond its own `--timeout` (`patience`): a URL that has waited that long is fetched by
+the waiter itself, without the lease.
 
 The poller runs again when a fetch ends (at most every 50 ms) or after 0.1 s growing to 1 s while
 nothing changes. Its database calls are synchronous and short; they run on the event loop.
@@ -34,12 +36,16 @@ WINDOW = 256
 class Flight:
     """`await flight.run(target, fetch)` → (cached page, None) or (None, what `fetch()` returned)."""
 
-    def __init__(self, cache: Any, max_age_days: float, concurrency: int) -> None:
+    def __init__(self, cache: Any, max_age_days: float, concurrency: int, patience: float | None = None) -> None:
         self.cache = cache
         self.max_age_days = max_age_days
+        self.patience = patience  # how long a URL waits for another runner (the run's --timeout); None: its lease
         self.slots = self.free = max(1, concurrency)  # fetch slots: how many URLs this runner may hold leases on
         self.waiting: dict[str, tuple[str, asyncio.Future[Page | None]]] = {}  # target → (key, future)
         self.waited = 0  # URLs whose facts another runner fetched while this one waited
+        self.gave_up = 0  # URLs fetched here after waiting `patience` for another runner's lease
+        self.held: dict[str, float] = {}  # target -> since when another runner's lease has kept it waiting
+        self.abandoned: set[str] = set()  # targets whose wait ended by `patience`, to fetch without a slot
         self._wake = asyncio.Event()
         self._poller: asyncio.Task[None] | None = None
         self._renewer: asyncio.Task[None] | None = None
@@ -53,6 +59,10 @@ class Flight:
             self._poller = asyncio.create_task(self._poll())
         self._wake.set()
         page = await future
+        if target in self.abandoned:  # another runner held it longer than this run waits: fetched here
+            self.abandoned.discard(target)
+            self.gave_up += 1
+            return None, await fetch()
         if page is not None:
             self.waited += 1
             return page, None
@@ -100,6 +110,10 @@ class Flight:
             for target, (key, _) in self.waiting.items():
                 by_key.setdefault(key, target)
             claimed = [by_key[k] for k in self.cache.claim_keys(list(by_key), self.free)]
+            if len(claimed) < self.free:  # a slot was left: every key not claimed is another runner's now
+                now = time.monotonic()
+                for target in set(by_key.values()).difference(claimed):
+                    self.held.setdefault(target, now)
             stored = self.cache.get_many(claimed, self.max_age_days, vetted=True)
             self.cache.release_keys([self.waiting[t][0] for t in stored])
             for target in claimed:
@@ -111,7 +125,23 @@ class Flight:
         for target, page in self.cache.get_many(window, self.max_age_days, vetted=True).items():
             self._settle(target, page)
             moved = True
-        return moved
+        return self._give_up() or moved
+
+    def _give_up(self) -> bool:
+        """End the wait of URLs another runner's lease has held for `patience` seconds (a killed runner
+        holds its leases to their end, by default 60 s, whatever this run's --timeout)."""
+        if self.patience is None or not self.held:
+            return False
+        now, ended = time.monotonic(), False
+        for target, since in list(self.held.items()):
+            if target not in self.waiting:
+                del self.held[target]
+            elif now - since >= self.patience:
+                del self.held[target]
+                self.abandoned.add(target)
+                self._settle(target, None)
+                ended = True
+        return ended
 
     def _settle(self, target: str, page: Page | None) -> None:
         _, future = self.waiting.pop(target, (None, None))
