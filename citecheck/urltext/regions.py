@@ -13,7 +13,9 @@ from markdown_it import MarkdownIt
 # Block structure is all that is needed here: skip inline parsing (most of markdown-it's time).
 _MD = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"]).disable("inline")
 _MAYBE_CODE_BLOCK_RE = re.compile(r"^(?: {0,3}(?:`{3,}|~{3,})| *\t| {4,}\S)", re.MULTILINE)
-_COMMENT_RE = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
+# A comment ends where a browser ends it: at once for the abrupt `<!-->` and `<!--->`, else at the
+# first `-->` or `--!>` (CommonMark ends it at `-->` only; what follows `--!>` is then text to both).
+_COMMENT_RE = re.compile(r"<!--(?:-?>|.*?(?:--!?>|\Z))", re.DOTALL)
 _BACKTICKS_RE = re.compile(r"`+")
 _BLANK_LINE_RE = re.compile(r"\n[ \t]*\n")
 
@@ -63,8 +65,38 @@ def literal_regions(text: str) -> Regions:
     spans = list(blocks)
     spans.extend(_code_spans(text, block_regions, sorted(set(block_starts))))
     if "<!--" in text:
-        spans.extend((m.start(), m.end()) for m in _COMMENT_RE.finditer(text) if m.start() not in block_regions)
+        spans.extend(_comments(text, block_regions))
     return Regions(spans)
+
+
+def _comments(text: str, blocks: Regions) -> list[tuple[int, int]]:
+    """HTML comments outside code blocks; a `<!--` inside a tag (`<p title="a <!-- b">`) is attribute
+    text to a browser, not a comment that would hide the rest of the draft from the gate."""
+    spans: list[tuple[int, int]] = []
+    pos = text.find("<!--")
+    while pos != -1:
+        match = _COMMENT_RE.match(text, pos)
+        if match is None or pos in blocks or in_tag(text, pos):
+            pos = text.find("<!--", pos + 4)
+            continue
+        spans.append((pos, match.end()))
+        pos = text.find("<!--", match.end())
+    return spans
+
+
+_TAG_OPEN_RE = re.compile(r"<[A-Za-z][^\s/>]*")
+_TAG_RE = re.compile(r"""<[A-Za-z][^\s/>]*(?:\s*/?\s*[^\s=/>"']+(?:\s*=\s*(?:"[^"]*"?|'[^']*'?|[^\s>]*))?)*""")
+_TAG_LOOKBACK = 4096
+
+
+def in_tag(text: str, offset: int) -> bool:
+    """Whether `offset` lies inside an HTML start tag (its name or attributes, quoted values too)."""
+    window = max(0, offset - _TAG_LOOKBACK)
+    openers = list(_TAG_OPEN_RE.finditer(text, window, offset))
+    if not openers:
+        return False
+    tag = _TAG_RE.match(text, openers[-1].start())
+    return tag is not None and tag.end() > offset
 
 
 def _code_spans(text: str, blocks: Regions, block_starts: list[int]) -> list[tuple[int, int]]:

@@ -23,6 +23,7 @@ from mdit_py_plugins.footnote import footnote_plugin
 
 from citecheck.errors import CitecheckError, LeakError
 from citecheck.urltext.corpusindex import CorpusIndex
+from citecheck.urltext.regions import in_tag
 from citecheck.urltext.scrub import UNCORPUSED, marker
 
 # Attributes whose value a browser fetches or follows.
@@ -112,7 +113,47 @@ def leaks(text: str, index: CorpusIndex) -> list[Rendered]:
 
 
 def _allowed(url: str, index: CorpusIndex) -> bool:
-    return url.startswith("#") or bool(index.lookup(url))
+    return url.startswith("#") or any(index.lookup(form) for form in host_forms(url))
+
+
+_AUTHORITY_RE = re.compile(r"^([a-z][a-z0-9+.-]*://)([^/?#]*)(.*)$", re.IGNORECASE | re.DOTALL)
+
+
+def host_forms(url: str) -> list[str]:
+    """`url` as a renderer wrote it and with its host in both IDN forms: cmark-gfm percent-encodes
+    `bücher.example` (`b%C3%BCcher.example`), markdown-it writes punycode (`xn--bcher-kva.example`),
+    and the corpus may hold either."""
+    forms = [url]
+    match = _AUTHORITY_RE.match(url)
+    if match is None:
+        return forms
+    scheme, authority, rest = match.groups()
+    host = unquote(authority)
+    if any(c in host for c in "/?#@\\") or host.count(":") > 1:
+        return forms  # a decoded delimiter would read as another URL than the browser's: never equated
+    for spelling in (host, *(_idna(host, way) for way in ("encode", "decode", "encode2003", "decode2003"))):
+        if spelling and spelling != authority:
+            forms.append(scheme + spelling + rest)
+    return list(dict.fromkeys(forms))
+
+
+def _idna(host: str, way: str) -> str:
+    """The host (a port after it kept) in IDNA's ASCII or Unicode form, by IDNA 2008 (UTS 46, what
+    markdown-it and browsers use: `straße` is `xn--strae-oqa`) or 2003 (Python's codec: `strasse`);
+    '' when it has none."""
+    import idna
+
+    name, colon, port = host.partition(":")
+    try:
+        if way == "encode":
+            spelled = idna.encode(name, uts46=True).decode("ascii")
+        elif way == "decode":
+            spelled = idna.decode(name)
+        else:
+            spelled = name.encode("idna").decode("ascii") if way == "encode2003" else name.encode("ascii").decode("idna")
+    except (UnicodeError, idna.IDNAError):
+        return ""
+    return f"{spelled}{colon}{port}"
 
 
 _FUZZY_HOST_RE = re.compile(r"^[\w~-]+(?:\.[\w~-]+)+$")  # linkify-it takes a `~` into the host
@@ -179,8 +220,18 @@ def _take_out(text: str, link: Rendered, last_resort: bool = True) -> tuple[str,
     bare = re.sub(r"^(?:mailto:|https?://)", "", link.url, flags=re.IGNORECASE)
     for candidate in dict.fromkeys((shown, link.url, bare, unquote(link.url), unquote(bare))):
         if len(candidate) >= 3 and candidate in text:
-            return text.replace(candidate, marker(UNCORPUSED)), candidate
+            return _replace(text, candidate, marker(UNCORPUSED)), candidate
     return None
+
+
+def _replace(text: str, found: str, replacement: str) -> str:
+    """Every `found` in `text` replaced; inside an HTML tag by `#` (a same-document link), never by
+    the marker, whose own `<`, `>` and quotes would break the tag open."""
+    out, pos = [], 0
+    for match in re.finditer(re.escape(found), text):
+        out += [text[pos:match.start()], "#" if in_tag(text, match.start()) else replacement]
+        pos = match.end()
+    return "".join(out) + text[pos:]
 
 
 _NAME_RE = re.compile(r"[\w~-]+(?:\.[\w~-]+)+")
