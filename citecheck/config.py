@@ -35,6 +35,7 @@ def default_cache_path() -> Path:
 @dataclass(frozen=True)
 class FetchConfig:
     timeout: float = 20.0  # per URL: every hop and retry included
+    deadline: float = 900.0  # per run: URLs not fetched by then are unverifiable ("deadline")
     connect_timeout: float = 5.0
     read_timeout: float = 10.0
     concurrency: int = 64

@@ -13,7 +13,8 @@ response whose body never arrived in full (the server stalled after its headers,
 timeout, closed short of its Content-Length, or sent a body in an encoding that cannot be decoded). Try again later before
 deleting the citation. When no outside host could be reached at all, the audit says "network
 unavailable" and exits 2 instead (see the README). A page the site's robots.txt does not let
-citecheck fetch (`robots-disallowed`) was never requested: unverifiable too.
+citecheck fetch (`robots-disallowed`) was never requested, nor was a page the run's `--deadline`
+passed before (`deadline`): unverifiable too.
 
 Failing example (DNS answers NXDOMAIN for the host, and other names resolve):
 
@@ -45,14 +46,15 @@ VERDICT = "dead"
 GATE = "gone"
 PACK = "bot_challenge"
 DEFAULTS: dict[str, Any] = {"transient": ["unresolved", "refused", "reset", "timeout", "tls", "invalid-response",
-                                          "server-error", "robots-disallowed"]}
+                                          "server-error", "robots-disallowed", "deadline"]}
 OPTIONS = {"transient": "fetch errors reported as unverifiable warnings (a corroborated NXDOMAIN is always dead, "
                         "error)"}
 _WORDS = {"unresolved": "the name did not resolve, and nothing in this run showed the resolver works",
           "refused": "connection refused", "reset": "connection reset", "timeout": "timed out",
           "tls": "TLS handshake failed", "invalid-response": "invalid HTTP response",
           "server-error": "server error",
-          "robots-disallowed": "robots.txt disallows citecheck (--ignore-robots to check it anyway)"}
+          "robots-disallowed": "robots.txt disallows citecheck (--ignore-robots to check it anyway)",
+          "deadline": "the run's --deadline passed before it was fetched"}
 _INCOMPLETE = {"timeout": "the body stopped arriving (timed out after the headers)",
                "reset": "the connection was reset before the body ended",
                "invalid-response": "the body was cut short of its length or could not be decoded"}

@@ -39,13 +39,16 @@ from citecheck.report.gate import exit_code
 @click.option("--no-inline-config", "no_inline_config", is_flag=True,
               help="Read no <!-- citecheck: … --> directive in the memos: nothing is suppressed (config "
                    "inline-directives: false). For CI on model-written memos.")
+@click.option("--deadline", type=click.FloatRange(0, 86_400), metavar="SECONDS",
+              help="Time for the whole fetch stage (default 900; config fetch.deadline): links not fetched "
+                   "by then are reported unverifiable (H002 'deadline'), never dead and never cached.")
 @click.option("--verbose", "-v", is_flag=True, help="Per-host fetch statistics on stderr.")
 @config_options
 @fetch_options
 def command(paths: tuple[str, ...], offline: bool, fmt: str, fail_on: str | None, corpus_path: str | None,
             bibliographies: tuple[str, ...], output: str | None, include: tuple[str, ...], exclude: tuple[str, ...], no_ignore: bool, archive_check: bool,
             baseline_path: str | None,
-            min_score: float | None, report_suppressions: bool, no_inline_config: bool,
+            min_score: float | None, report_suppressions: bool, no_inline_config: bool, deadline: float | None,
             verbose: bool, config_path: str | None, select: tuple[str, ...], ignore: tuple[str, ...],
             rule_dirs: tuple[str, ...], **fetch: Any) -> None:
     """Audit memos (Markdown, HTML, text), corpora (JSON) and bibliographies (.bib, CSL-JSON); `-` reads stdin.
@@ -57,7 +60,7 @@ def command(paths: tuple[str, ...], offline: bool, fmt: str, fail_on: str | None
       citecheck audit memo.md --corpus sourced_corpus.json --select U,M
       citecheck audit memo.qmd --offline   # [@key] citations against its front-matter bibliography
     """
-    config = build_config(config_path, select, ignore, rule_dirs, **fetch)
+    config = build_config(config_path, select, ignore, rule_dirs, **fetch).with_fetch(deadline=deadline)
     config = config.with_overrides(fail_on=fail_on, include=include or None,
                                    exclude=config.exclude + exclude if exclude else None,
                                    inline_directives=False if no_inline_config else None,

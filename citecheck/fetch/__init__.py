@@ -91,6 +91,8 @@ async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resol
     from citecheck.fetch.outage import assess
     from citecheck.fetch.progress import ProgressBar
 
+    loop = asyncio.get_running_loop()
+    started = loop.time()
     by_target: dict[str, list[str]] = {}
     for url in urls:
         by_target.setdefault(url.split("#", 1)[0], []).append(url)
@@ -163,7 +165,11 @@ async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resol
                 bar.advance()
 
             try:
-                await asyncio.gather(*(one(t) for t in todo))
+                for target in await _within(config.deadline - (loop.time() - started), [one(t) for t in todo], todo):
+                    if by_target[target][0] not in pages:  # the run's deadline passed before it was judged
+                        _record(pages, by_target[target], past_deadline(target, config.deadline), None, on_page,
+                                defer_parse)
+                        bar.advance()
             finally:
                 if flight is not None:
                     flight.close()
@@ -176,6 +182,31 @@ async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resol
     if cache is not None and pages.outage is None:  # an outage records nothing (nothing it saw is a fact)
         cache.put_many(pending)
     return pages
+
+
+async def _within(seconds: float, jobs: list[Any], targets: list[str]) -> list[str]:
+    """Run the jobs until they end or `seconds` pass; the targets of the jobs cancelled then. A job
+    that raises stops the others and the run, as `asyncio.gather` would."""
+    tasks = [asyncio.ensure_future(job) for job in jobs]
+    if not tasks:
+        return []
+    done, late = await asyncio.wait(tasks, timeout=max(0.0, seconds), return_when=asyncio.FIRST_EXCEPTION)
+    failed = next((t for t in done if not t.cancelled() and t.exception() is not None), None)
+    for task in late:
+        task.cancel()
+    if late:
+        await asyncio.gather(*late, return_exceptions=True)
+    if failed is not None:
+        raise failed.exception()  # type: ignore[misc]
+    return [target for target, task in zip(targets, tasks, strict=True) if task in late]
+
+
+def past_deadline(url: str, seconds: float) -> Page:
+    """The page of a URL the run's `--deadline` passed before: unverifiable, never a fact to cache."""
+    from citecheck.fetch.facts import now_iso
+    from citecheck.models import Outcome
+
+    return Page(url=url, outcome=Outcome.UNVERIFIABLE, fetched_at=now_iso(), error="deadline")
 
 
 def _record(pages: Pages, urls: list[str], page: Page, body: bytes | None,

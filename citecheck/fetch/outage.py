@@ -58,8 +58,8 @@ def assess(pages: Iterable[Page], connected: Iterable[str] = ()) -> Outage | Non
     failed: set[str] = set()
     tried: set[str] = set()
     for page in pages:
-        if page.outcome in (Outcome.EXCLUDED, Outcome.UNSUPPORTED, Outcome.ERROR):
-            continue
+        if page.outcome in (Outcome.EXCLUDED, Outcome.UNSUPPORTED, Outcome.ERROR) or page.error == "deadline":
+            continue  # not tried, or cut off by the run's --deadline: says nothing about the network
         answered = [hop.url for hop in page.chain if hop.status]
         last = page.final_url or page.url
         hosts = {h for h in (host_of(u) for u in [*answered, last]) if h and _outside(h)}
