@@ -75,8 +75,8 @@ def _comments(text: str, blocks: Regions) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     pos = text.find("<!--")
     while pos != -1:
-        match = _COMMENT_RE.match(text, pos)
-        if match is None or pos in blocks or in_tag(text, pos):
+        match = None if pos in blocks or in_tag(text, pos) else _COMMENT_RE.match(text, pos)
+        if match is None:  # (matched only when needed: a skipped opener never scans ahead)
             pos = text.find("<!--", pos + 4)
             continue
         spans.append((pos, match.end()))
@@ -95,7 +95,7 @@ def in_tag(text: str, offset: int) -> bool:
     openers = list(_TAG_OPEN_RE.finditer(text, window, offset))
     if not openers:
         return False
-    tag = _TAG_RE.match(text, openers[-1].start())
+    tag = _TAG_RE.match(text, openers[-1].start(), offset + 1)  # to `offset` only: bounded by the look-back
     return tag is not None and tag.end() > offset
 
 
