@@ -43,7 +43,6 @@ from citecheck.models import Finding
 
 KIND = "audit"
 DAY = 86400.0
-FORMATS = ("text", "json", "sarif", "github")
 
 
 @lru_cache(maxsize=1)

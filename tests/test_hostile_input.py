@@ -18,9 +18,10 @@ from click.testing import CliRunner
 
 from citecheck.cli import main
 from citecheck.errors import ConfigError, CorpusError, InputError, PackError
+from citecheck.report import FORMATS as REPORT_FORMATS
 from citecheck.safeload import MAX_YAML_NODES, LimitError, load_json, load_yaml
 
-FORMATS = ("text", "json", "sarif", "github", "junit")
+FORMATS = tuple(f for f in REPORT_FORMATS if f != "html")  # html: tests/test_report_html*.py
 SOURCE = {"id": "src-001", "url": "https://good.org/a", "canonical_url": "https://good.org/a", "title": "Good",
           "fetched_at": "2026-01-01T00:00:00Z", "body_excerpt": "x", "summary": "s", "retrieval_query": "q",
           "retrieval_tool": "t"}

@@ -100,7 +100,7 @@ import importlib
 build_registry()  # imports every built-in rule module
 for fmt in available():
     if fmt in FORMATS:
-        importlib.import_module(FORMATS[fmt].split(":")[0])
+        importlib.import_module(FORMATS[fmt].reporter.split(":")[0])
 print(packs.builtin_dir())
 for name, module in sorted(sys.modules.items()):
     if name.split(".")[0] == "citecheck" and getattr(module, "__file__", None):

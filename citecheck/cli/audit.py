@@ -14,14 +14,14 @@ from citecheck.engine.packcache import PackCache
 from citecheck.engine.registry import build_registry
 from citecheck.errors import InputError
 from citecheck.extract import DEFAULT_INCLUDE, build_inputs, load_corpus, read_inputs, sniff
-from citecheck.report import available, pick, render
+from citecheck.report import CHOICES, available, pick, render
 from citecheck.report.gate import exit_code
 
 
 @click.command(context_settings={"max_content_width": 100})
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--offline", is_flag=True, help="Only the offline rules: never open a socket.")
-@click.option("--format", "fmt", default="auto", show_default=True, type=click.Choice(["text", "json", "sarif", "github", "junit", "html", "auto"]),
+@click.option("--format", "fmt", default="auto", show_default=True, type=click.Choice(CHOICES),
               help="Report format; auto = github under GITHUB_ACTIONS, else text.")
 @click.option("--fail-on", type=click.Choice(["error", "warning", "info"]), help="Lowest severity that fails the run (default error).")
 @click.option("--corpus", "corpus_path", type=click.Path(dir_okay=False), help="sourced_corpus.json the memo must cite from (enables M006/M007).")
@@ -137,11 +137,12 @@ def _result_cache(config: Any, registry: Any, fmt: str, files: list[tuple[str, s
     findings and summary only."""
     from citecheck.config import default_cache_path
     from citecheck.fetch.cache import is_team_cache, policy_key
-    from citecheck.resultcache import FORMATS, ResultCache, run_key
+    from citecheck.report import FORMATS
+    from citecheck.resultcache import ResultCache, run_key
 
     if is_team_cache(config.fetch.cache):
         return None  # the whole-audit result memo lives in a SQLite cache only (docs/team-cache.md)
-    if fmt not in FORMATS or not config.fetch.use_cache or any(
+    if not (fmt in FORMATS and FORMATS[fmt].replayable) or not config.fetch.use_cache or any(
             sniff(p, t) not in ("markdown", "html", "text") for p, t in files):
         return None
     if config.bibliography or any(_names_bibliography(t) for _, t in files):

@@ -17,7 +17,7 @@ from citecheck.errors import InputError
 from citecheck.extract import Inputs, load_corpus, read_text
 from citecheck.extract.bibliography import load_bibliographies
 from citecheck.models import Corpus
-from citecheck.report import available, pick, render
+from citecheck.report import CHOICES, available, pick, render
 from citecheck.report.gate import exit_code
 from citecheck.write.gate import WriteResult, write
 from citecheck.write.llm import generate, llm_settings
@@ -37,7 +37,7 @@ NO_CORPUS = "<no corpus>"  # a Pandoc draft gated against its bibliography only
 @click.option("--strict/--no-strict", default=True, show_default=True,
               help="--no-strict reports URLs but leaves them in the memo (inspection only).")
 @click.option("--format", "fmt", default="auto", show_default=True,
-              type=click.Choice(["text", "json", "sarif", "github", "junit", "html", "auto"]), help="Report format.")
+              type=click.Choice(CHOICES), help="Report format.")
 @click.option("--fail-on", type=click.Choice(["error", "warning", "info"]),
               help="Lowest failing severity (default error).")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False), help="Write the report here, not stdout.")

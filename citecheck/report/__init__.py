@@ -7,26 +7,40 @@ import io
 import os
 import sys
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from citecheck.errors import UsageError
 from citecheck.models import Finding
 from citecheck.report.base import Reporter
 
-FORMATS = {
-    "text": "citecheck.report.text:TextReporter",
-    "json": "citecheck.report.json:JsonReporter",
-    "sarif": "citecheck.report.sarif:SarifReporter",
-    "github": "citecheck.report.github:GithubReporter",
-    "junit": "citecheck.report.junit:JunitReporter",
-    "html": "citecheck.report.html:HtmlReporter",
+
+@dataclass(frozen=True)
+class Format:
+    """One report format: its reporter and what it is made of. The one list of formats: the CLI's
+    choices, the result cache and the golden files are derived from `FORMATS`."""
+
+    reporter: str  # "module:Class"
+    replayable: bool  # made of the findings and summary alone: the result cache may store and replay it
+    golden: bool = True  # has golden files, tests/golden/<memo>.<format> (scripts/regen_golden.py)
+
+
+FORMATS: dict[str, Format] = {
+    "text": Format("citecheck.report.text:TextReporter", replayable=True),
+    "json": Format("citecheck.report.json:JsonReporter", replayable=True),
+    "sarif": Format("citecheck.report.sarif:SarifReporter", replayable=True),
+    "github": Format("citecheck.report.github:GithubReporter", replayable=True),
+    "junit": Format("citecheck.report.junit:JunitReporter", replayable=False),  # lists the audited files
+    # the memo's source and its fetched pages (a 130 kB page per memo); tests/test_report_html*.py check it
+    "html": Format("citecheck.report.html:HtmlReporter", replayable=False, golden=False),
 }
+CHOICES = (*FORMATS, "auto")  # what --format accepts
 
 
 def available() -> list[str]:
     out = []
-    for name, target in FORMATS.items():
-        module = target.split(":")[0]
+    for name, spec in FORMATS.items():
+        module = spec.reporter.split(":")[0]
         if importlib.util.find_spec(module) is not None:
             out.append(name)
     return [*out, "auto"]
@@ -40,10 +54,10 @@ def pick(fmt: str, stream_is_tty: bool) -> str:
 
 
 def reporter_for(fmt: str, **context: Any) -> Reporter:
-    target = FORMATS.get(fmt)
-    if target is None or fmt not in available():
+    spec = FORMATS.get(fmt)
+    if spec is None or fmt not in available():
         raise UsageError(f"unknown format {fmt!r} (one of {', '.join(available())})")
-    module, cls = target.split(":")
+    module, cls = spec.reporter.split(":")
     return getattr(importlib.import_module(module), cls)(io.StringIO(), **context)
 
 
