@@ -2,6 +2,7 @@
 apart from the fetch step (which lives in `citecheck.fetch`) when online."""
 from __future__ import annotations
 
+import asyncio
 import sys
 import time
 import types
@@ -37,6 +38,7 @@ class Report:
     fetched_now: int = 0  # distinct URLs fetched over the network in this run
     suppressions: list[Suppression] = field(default_factory=list)  # each honoured inline directive
     directives_ignored: dict[str, int] = field(default_factory=dict)  # per path: directives not read
+    lookups: Any = None  # the run's registry lookups (citecheck.registries.Lookups), when online
 
     @property
     def summary(self) -> dict[str, Any]:
@@ -116,14 +118,19 @@ def _collect(paths: Iterable[str], config: Config) -> Inputs:
 
 async def audit_inputs(inputs: Inputs, config: Config, registry: Registry, *, online: bool = False,
                        corpus: Corpus | None = None, fetcher: Any = None, started: float | None = None,
-                       archive_check: bool = False) -> Report:
-    """Fetch (when online), then `judge`."""
+                       archive_check: bool = False, registries: Any = None) -> Report:
+    """Fetch (when online) the pages and ask the scholarly registries, then `judge`.
+
+    `registries(identifiers, config, cache)`: an async stand-in for the registry lookups (tests)."""
     started = started if started is not None else time.perf_counter()
     if not online:
         return judge(inputs, config, registry, corpus=corpus, started=started)
     # the page rules are prepared where they first run: in each page worker, or here without a pool
     engine = Engine(resolve(registry, config, defer=("page",)))
-    urls = fetchable((link for doc in inputs.documents for link in doc.links), engine)
+    refs = scholarly_references(inputs, config, engine)
+    judged = {ref.url for found in refs.values() for ref in found if ref.url}
+    urls = [url for url in fetchable((link for doc in inputs.documents for link in doc.links), engine)
+            if url not in judged]
     # Pages go to the page stage as they come, unparsed; the archive check changes pages after the
     # fetch, so with it (or a fetcher that cannot stream) they go once it is over.
     streams = (fetcher is None or getattr(fetcher, "streams_pages", False)) and not archive_check
@@ -138,7 +145,9 @@ async def audit_inputs(inputs: Inputs, config: Config, registry: Registry, *, on
         # a team cache's other runners wait on this run's facts: parse and store each page as its fetch
         # ends, never leave it in a worker batch that only fills (and is stored) when more pages come
         defer = stage.pool is not None and not shared
-        pages = await _fetch(urls, config, fetcher, stage.add if streams else None, cache, defer)
+        identifiers = [ref.identifier for found in refs.values() for ref in found]
+        pages, lookups = await asyncio.gather(_fetch(urls, config, fetcher, stage.add if streams else None, cache, defer),
+                                              _lookup(identifiers, config, registries, cache))
         if archive_check:
             from citecheck.archive import check_archives
 
@@ -146,23 +155,82 @@ async def audit_inputs(inputs: Inputs, config: Config, registry: Registry, *, on
         if not streams:
             for url, page in pages.items():
                 stage.add(url, page)
+        outage = run_outage(pages, lookups)
+        if outage is None:
+            _store_facts(lookups, config, cache)
         report = judge(inputs, config, registry, online=True, corpus=corpus, started=started, engine=engine,
-                       stage=stage)
+                       stage=stage, references=refs, lookups=lookups)
     finally:
         stage.close()
         if cache is not None:
             cache.close()
-    report.outage = getattr(pages, "outage", None)
+    report.outage = outage
     report.from_cache, report.fetched_now = getattr(pages, "cached", 0), getattr(pages, "fetched", 0)
     if report.outage is not None:
         _no_verdicts(report)
     return report
 
 
+def scholarly_references(inputs: Inputs, config: Config, engine: Engine) -> dict[str, tuple[Any, ...]]:
+    """Each document's scholarly references (docs/scholarly.md), when a reference rule is active."""
+    if not config.scholarly.enabled or not engine.by_stage.get("reference"):
+        return {}
+    from citecheck.scholarly.references import references
+
+    return {doc.path: references(doc) for doc in inputs.documents}
+
+
+async def _lookup(identifiers: list[Any], config: Config, registries: Any, cache: Any) -> Any:
+    """The registries' answers for the run's identifiers (each asked once)."""
+    if not identifiers:
+        return None  # nothing to ask: the registry stack is never loaded
+    from citecheck.registries import Registries
+
+    if registries is not None:
+        return await registries(identifiers, config, cache)
+    own = _open_cache(config) if cache is None else None
+    try:
+        return await Registries(config.scholarly, config.fetch, cache or own).lookup(identifiers)
+    finally:
+        if own is not None:
+            own.close()
+
+
+def run_outage(pages: Any, lookups: Any) -> Any:
+    """The run's outage (`fetch.outage.Outage`) over page fetches and registry requests together:
+    none while some outside host, page or registry, answered."""
+    from citecheck.fetch.outage import assess
+
+    replies = getattr(lookups, "replies", [])
+    page_outage = getattr(pages, "outage", None)
+    if not replies:
+        return page_outage
+    registry_outage = assess([reply.as_page() for reply in replies], lookups.connected)
+    pages_tried = bool(getattr(pages, "fetched", 0))
+    if registry_outage is not None and (page_outage is not None or not pages_tried):
+        hosts = registry_outage.hosts + (page_outage.hosts if page_outage is not None else 0)
+        failed = registry_outage.failed + (page_outage.failed if page_outage is not None else 0)
+        return type(registry_outage)(hosts=hosts, failed=failed)
+    return None
+
+
+def _store_facts(lookups: Any, config: Config, cache: Any) -> None:
+    if not getattr(lookups, "facts", None) or not config.fetch.use_cache:
+        return
+    from citecheck.registries import store
+
+    own = _open_cache(config) if cache is None else None
+    try:
+        store(cache or own, lookups)
+    finally:
+        if own is not None:
+            own.close()
+
+
 def _no_verdicts(report: Report) -> None:
     """A run without network: the one stderr line speaks for every link it could not reach (no
-    per-link H002), and no score is computed from verdicts nobody could make."""
-    report.findings = [f for f in report.findings if f.rule != "H002"]
+    per-link H002 or R003), and no score is computed from verdicts nobody could make."""
+    report.findings = [f for f in report.findings if f.rule not in ("H002", "R003")]
     for key in ("citation_truth_score", "memos", "sections", "verdicts", "citations"):
         report.extra_summary.pop(key, None)
 
@@ -178,7 +246,8 @@ def _open_cache(config: Config) -> Any:
 
 def judge(inputs: Inputs, config: Config, registry: Registry, *, pages: Mapping[str, Page] | None = None,
           online: bool = False, corpus: Corpus | None = None, started: float | None = None,
-          engine: Engine | None = None, stage: PageStage | None = None) -> Report:
+          engine: Engine | None = None, stage: PageStage | None = None,
+          references: Mapping[str, tuple[Any, ...]] | None = None, lookups: Any = None) -> Report:
     """Every active rule over the extracted inputs and the fetched pages: the link rules and most
     memo rules here, the page rules and M008 on the page stage (`stage`, which has the pages, or
     an in-process one given `pages`). Synchronous: an offline audit never starts an event loop."""
@@ -186,6 +255,7 @@ def judge(inputs: Inputs, config: Config, registry: Registry, *, pages: Mapping[
     bibs = _bibliographies(inputs, config)
     # a stage with nothing to judge (pages in an offline audit, corpora in a memo's) is never prepared
     defer = ("page",) * (not (pages or stage)) + ("corpus",) * (not inputs.corpora) + ("bibliography",) * (not bibs.loaded)
+    defer += ("reference",) * (not lookups)
     engine = engine or Engine(resolve(registry, config, defer=defer))
     own = stage is None
     if stage is None:
@@ -199,6 +269,7 @@ def judge(inputs: Inputs, config: Config, registry: Registry, *, pages: Mapping[
         pages = stage.finish()
         for doc, found in zip(inputs.documents, per_doc, strict=True):
             found += parent.check_memo(Memo(doc, corpus, pages, bibliographies=_of_memo(bibs, doc.path)))
+            found += parent.check_references(_cited((references or {}).get(doc.path, ()), lookups), doc.path)
         from_stage = stage.results()
     finally:
         if own:
@@ -227,11 +298,38 @@ def judge(inputs: Inputs, config: Config, registry: Registry, *, pages: Mapping[
     findings = fold_derived(dedupe_findings(sorted(findings, key=finding_order)))  # one finding per broken link
     from citecheck.score import summarize
 
-    return Report(findings, suppressed, inputs, pages, online, parent.crashed or stage.crashed,
-                  time.perf_counter() - started,
-                  summarize(inputs.documents, findings, checked_urls(pages), with_corpus=corpus is not None,
-                            with_bibliography=set(bibs.by_memo) - bibs.broken),
-                  suppressions=uses, directives_ignored=ignored)
+    judged = {ref.url for found in (references or {}).values() for ref in found if ref.url and lookups is not None
+              and lookups.get(ref.identifier) is not None}
+    report = Report(findings, suppressed, inputs, pages, online, parent.crashed or stage.crashed,
+                    time.perf_counter() - started,
+                    summarize(inputs.documents, findings, checked_urls(pages) | judged, with_corpus=corpus is not None,
+                              with_bibliography=set(bibs.by_memo) - bibs.broken),
+                    suppressions=uses, directives_ignored=ignored)
+    if lookups is not None and references:
+        report.lookups = lookups
+        report.extra_summary["references"] = _reference_summary(references, lookups)
+    return report
+
+
+def _cited(refs: Iterable[Any], lookups: Any) -> list[Any]:
+    """The references a registry answered for, as reference-stage subjects."""
+    from citecheck.engine.run import Cited
+
+    out = []
+    for ref in refs:
+        lookup = lookups.get(ref.identifier) if lookups is not None else None
+        if lookup is not None:
+            out.append(Cited(ref, lookup))
+    return out
+
+
+def _reference_summary(references: Mapping[str, tuple[Any, ...]], lookups: Any) -> dict[str, Any]:
+    """How many references, identifiers, and what the registries said (for the summary)."""
+    idents = {ref.identifier.key: ref.identifier for found in references.values() for ref in found}
+    statuses = Counter(lookup.status.value for key in idents if (lookup := lookups.found.get(key)) is not None)
+    return {"count": sum(len(found) for found in references.values()), "identifiers": len(idents),
+            "registry": dict(sorted(statuses.items())), "from_cache": lookups.cached,
+            "requests": len(lookups.replies)}
 
 
 def _bibliographies(inputs: Inputs, config: Config) -> Any:

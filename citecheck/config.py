@@ -6,9 +6,10 @@ Where a file comes from decides what it may say. An *explicit* configuration —
 network policy. A *discovered* one (found by walking up from the working directory, so possibly
 written into the audited tree by whoever wrote the memos) may only narrow it: its `fetch.allow`,
 `fetch.allow-private: true`, `fetch.headers`, `fetch.ignore-robots: true` (`robots: false`),
-`fetch.archive-url` and
-`fetch.cache` (the facts every verdict is computed from: a planted file could answer "200, title
-matches" for any URL) are dropped and named in `Config.ignored`, which the CLI reports in one
+`fetch.archive-url` and `fetch.cache` (the facts every verdict is computed from: a planted file could answer "200, title
+matches" for any URL), `scholarly.endpoints` (a planted registry stand-in could answer for every
+reference) and a `scholarly.pace` faster than the registries' documented one are dropped and named
+in `Config.ignored`, which the CLI reports in one
 warning line; the user config's values for them still apply beside it.
 """
 from __future__ import annotations
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from citecheck.errors import ConfigError
+from citecheck.registryconfig import ScholarlyConfig, narrowed_scholarly, scholarly_config
 from citecheck.safeload import LimitError, load_yaml
 
 CONFIG_NAMES = (".citecheck.yaml", ".citecheck.yml", "citecheck.yaml")
@@ -79,6 +81,7 @@ class Config:
     inline_directives: bool = True  # honour `<!-- citecheck: disable=… -->` in audited memos
     ignored: tuple[str, ...] = ()  # policy keys a discovered config set and this run does not honour
     bibliography: tuple[str, ...] = ()  # for memos whose front matter names none (Pandoc `[@key]` citations)
+    scholarly: ScholarlyConfig = field(default_factory=ScholarlyConfig)
 
     def with_overrides(self, **changes: Any) -> Config:
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
@@ -98,7 +101,7 @@ PRESETS: dict[str, dict[str, Any]] = {
 
 _TOP_KEYS = {"extends", "select", "ignore", "fail-on", "rules", "firm", "company", "include", "exclude",
              "max-file-size", "packs", "fetch", "providers", "harvest", "write", "inline-directives",
-             "bibliography"}
+             "bibliography", "scholarly"}
 _FETCH_KEYS = {f.replace("_", "-") for f in FetchConfig.__dataclass_fields__} | {"no-cache", "max-age", "ignore-robots"}
 _RULE_KEYS = {"severity", "enabled", "options"}
 
@@ -187,9 +190,10 @@ def _narrowed(config: Config, written: dict[str, Any]) -> Config:
                "cache": bool(fetch.cache)}
     spelled = {"robots": [k for k in ("robots", "ignore-robots") if k in written] or ["robots"]}
     ignored = tuple(f"fetch.{name}" for key in POLICY_KEYS if widened[key] for name in spelled.get(key, [key]))
+    scholarly, ignored = narrowed_scholarly(config.scholarly, ignored)
     if not ignored:
         return config
-    return replace(config, ignored=ignored, fetch=replace(
+    return replace(config, ignored=ignored, scholarly=scholarly, fetch=replace(
         fetch, allow=default.allow, allow_private=default.allow_private, headers=default.headers,
         robots=default.robots, archive_url=default.archive_url, cache=default.cache))
 
@@ -232,7 +236,7 @@ def build(raw: Mapping[str, Any], path: str = "", text: str = "") -> Config:
         max_file_size=_int(merged.get("max-file-size", 20 * 1024 * 1024), "max-file-size", fail),
         packs=tuple(_resolve(path, p) for p in _strs(merged.get("packs"), "packs", fail)), fetch=fetch,
         providers=merged.get("providers") or {}, harvest=merged.get("harvest") or {}, write=merged.get("write") or {},
-        inline_directives=inline,
+        inline_directives=inline, scholarly=scholarly_config(merged.get("scholarly") or {}, fail),
         bibliography=tuple(_resolve(path, p) for p in _strs(merged.get("bibliography"), "bibliography", fail)),
     )
 

@@ -12,6 +12,8 @@ A case file:
         config: {}                     # extra top-level config (firm, company, ...)
         corpus: [...]                  # optional corpus records (memo rules)
         pages: {URL: {status: 404, title: ..., text_sample: ...}}   # page-stage facts
+        records: {"doi:10.1109/cvpr.2016.90": {status: found, record: {registry: crossref, title: …,
+                  authors: [{family: He, given: Kaiming}], year: 2016}}}   # what the registries answered
 """
 from __future__ import annotations
 
@@ -82,6 +84,15 @@ def run_case(case: dict[str, Any]) -> list[Finding]:
     async def fetcher(urls: list[str], _cfg: Any) -> dict[str, Page]:
         return {u: pages[u] for u in urls if u in pages}
 
-    report = asyncio.run(audit_inputs(inputs, config, registry(), online=bool(pages), corpus=corpus,
-                                      fetcher=fetcher))
+    records = case.get("records") or {}
+
+    async def registries(identifiers: list[Any], _cfg: Any, _cache: Any) -> Any:
+        from citecheck.registries import Lookups
+        from citecheck.scholarly.records import Lookup
+
+        return Lookups(found={i.key: Lookup.from_dict({"reason": "fixture", "registry": "fixture", **records[i.key]})
+                              for i in identifiers if i.key in records})
+
+    report = asyncio.run(audit_inputs(inputs, config, registry(), online=bool(pages or records), corpus=corpus,
+                                      fetcher=fetcher, registries=registries))
     return [f for f in report.findings if f.rule == rule]

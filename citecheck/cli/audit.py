@@ -91,7 +91,8 @@ def command(paths: tuple[str, ...], offline: bool, fmt: str, fail_on: str | None
             report = aio.run(audit_inputs(inputs, config, registry, online=True, corpus=corpus,
                                           archive_check=archive_check,
                                           fetcher=_fetcher(fmt in ("text", "html"), verbose)))
-            if results is not None and report.outage is None:
+            # registry facts have lifetimes of their own (docs/scholarly.md): such a run is never memoised whole
+            if results is not None and report.outage is None and report.lookups is None:
                 results.store(report, report.pages)
     if baseline_path:
         from citecheck.baseline import filter_new, load_baseline

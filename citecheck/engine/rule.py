@@ -10,7 +10,7 @@ from typing import Any
 from citecheck.errors import RegistryError
 from citecheck.models import Gate, Severity, Verdict
 
-STAGES = {"url": "U", "page": "H", "memo": "M", "corpus": "C", "bibliography": "B", "engine": "E"}
+STAGES = {"url": "U", "page": "H", "memo": "M", "corpus": "C", "bibliography": "B", "reference": "R", "engine": "E"}
 
 
 @dataclass(frozen=True)

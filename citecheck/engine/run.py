@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from citecheck.engine.select import ActiveRule, matches
 from citecheck.models import (
@@ -22,6 +22,10 @@ from citecheck.models import (
     Verdict,
 )
 
+if TYPE_CHECKING:
+    from citecheck.scholarly.records import Lookup
+    from citecheck.scholarly.references import Reference
+
 
 @dataclass(frozen=True)
 class Fetched:
@@ -29,6 +33,14 @@ class Fetched:
 
     link: Link
     page: Page
+
+
+@dataclass(frozen=True)
+class Cited:
+    """Subject of reference-stage rules: one scholarly reference and what its registry answered."""
+
+    reference: Reference
+    lookup: Lookup
 
 
 @dataclass(frozen=True)
@@ -119,6 +131,14 @@ class Engine:
                     continue
                 if hits:
                     out += [self.finding(rule, hit, link.section) for hit in hits]
+        return out
+
+    def check_references(self, cited: Iterable[Cited], path: str) -> list[Finding]:
+        """Reference rules over every reference whose identifier a registry was asked about."""
+        out: list[Finding] = []
+        for subject in cited:
+            for rule in self.by_stage.get("reference", []):
+                out.extend(self._run(rule, subject, path, subject.reference.section))
         return out
 
     def check_memo(self, memo: Memo) -> list[Finding]:

@@ -1,0 +1,178 @@
+"""What a memo claims about a cited work, read from the link text and the reference line around the
+identifier: title, authors (as written, with "et al."), year.
+
+Heuristics, in order (docs/scholarly.md lists them with their limits):
+- link text `Author et al., 2022` / `Author and Author (2022)` → authors and year;
+- a quoted title (“…” or "…": IEEE, Chicago, MLA) → title; authors before it, year in brackets or after;
+- `Authors (Year). Title.` / `Authors (Year) Title.` / `Authors. Year. Title.` (APA, Harvard, Chicago
+  author-date) → authors, year, and the sentence after the year as title (an italic one when it opens);
+- link text that reads as a title (Title Case, or four or more words that do not start like a
+  description: "the original paper") → title.
+A field the memo does not state is left empty and never compared.
+"""
+from __future__ import annotations
+
+import re
+
+from citecheck.scholarly.records import Claim
+from citecheck.scholarly.text import plain
+
+YEAR = r"(?:1[6-9]\d{2}|20\d{2})"
+_AUTHOR_YEAR = re.compile(
+    rf"^(?P<who>[^\W\d][\w'’.\- ]*?(?:\s+et\s+al\.?|\s+(?:and|&)\s+[^\W\d][\w'’\-]+)?)[,;\s]*\(?(?P<year>{YEAR})[a-z]?\)?$")
+# a quoted title ends at a closing quote followed by a space, the end, or `,;.` (an inner quote such as
+# `"The Market for "Lemons": …"` is followed by a letter or a colon and does not end it)
+_QUOTED = re.compile(r"(?:^|(?<=[\s(]))[“\"](?P<title>.{2,400}?)[,.]?[”\"](?=\s|$|[,;.])")
+_YEAR_LEAD = re.compile(
+    rf"^(?P<who>.{{2,400}}?)[\s.,]*\(\s*(?P<year>{YEAR})[a-z]?(?:,[^)]*)?\)[.,:]?\s+(?P<rest>.+)$"
+    rf"|^(?P<who2>.{{2,400}}?)[.,]\s+(?P<year2>{YEAR})[a-z]?[.,]\s+(?P<rest2>.+)$")
+_ITALIC = re.compile(r"^(?:\*{1,2}|_{1,2})(?P<title>[^*_]{4,400}?)(?:\*{1,2}|_{1,2})")
+_ET_AL = re.compile(r",?\s*\b(?:et\s+al\.?|and\s+others|et\s+alii)", re.IGNORECASE)
+_SPLIT = re.compile(r"\s*;\s*|\s*,?\s*&\s*|\s*,?\s+and\s+|\s*,?\s+und\s+|\s*,?\s+y\s+")
+
+_IDENTIFIER_TEXT = re.compile(r"\b10\.\d{4,9}/|\barxiv:|\bpmid\b|\bdoi\b|\bisbn\b", re.IGNORECASE)
+_DESCRIPTIVE = frozenset({"the", "this", "that", "these", "those", "our", "their", "his", "her", "its", "see",
+                          "here", "recent", "original", "paper", "study", "article", "preprint", "link", "source",
+                          "doi", "pdf", "full", "text", "via", "from", "in", "on", "at", "as"})
+_GENERIC_END = frozenset({"paper", "study", "article", "preprint", "report", "work", "analysis", "review", "here",
+                          "link", "pdf", "doi", "source", "abstract", "version", "page"})
+
+
+def link_claim(text: str, title_like_only: bool = True) -> Claim:
+    """The claim a link text makes: authors and year, a title, or nothing."""
+    text = plain(text.strip()).strip(" .,;")
+    if not text or "://" in text or _IDENTIFIER_TEXT.search(text):
+        return Claim(source=text)  # a link text naming the identifier or a URL (a badge) claims nothing about the work
+    found = _AUTHOR_YEAR.match(text)
+    if found and len(found.group("who").split()) <= 6:
+        authors, et_al = split_authors(found.group("who"))
+        return Claim(authors=tuple(authors), et_al=et_al, year=int(found.group("year")), source=text)
+    if looks_like_title(text, strict=title_like_only):
+        return Claim(title=text, source=text)
+    return Claim(source=text)
+
+
+def looks_like_title(text: str, strict: bool = True) -> bool:
+    """Whether link text reads as a work's title rather than a description of it.
+
+    In prose (`strict`): three or more words in Title Case, not a short description ending in a
+    generic noun ("the Original Paper"). In a reference line any text of two or more words is a
+    title, unless it is a short description ("the original paper", "full text", "PDF version")."""
+    words = text.split()
+    if len(words) < 2 or len(text) > 400:
+        return False
+    first, last = words[0].lower(), words[-1].lower().strip(".,")
+    if len(words) <= 4 and (last in _GENERIC_END or all(w.lower().strip(".,") in _DESCRIPTIVE | _GENERIC_END
+                                                        for w in words)):
+        return False
+    if not strict:
+        return len(words) >= 3 or first not in _DESCRIPTIVE
+    long_words = [w for w in words if len(w) >= 4 and w[0].isalpha()]
+    capitalised = sum(1 for w in long_words if w[0].isupper())
+    return len(words) >= 3 and bool(long_words) and capitalised / len(long_words) >= 0.6 and first not in ("see", "here")
+
+
+def reference_claim(text: str) -> Claim:
+    """The claim a reference line makes (identifiers and URLs already taken out)."""
+    text = _clean(text)
+    quoted = _QUOTED.search(text)
+    lead = _YEAR_LEAD.match(text)
+    if lead and _name_like(lead.group("who") or lead.group("who2")) and (
+            quoted is None or (lead.start("year") if lead.group("year") else lead.start("year2")) < quoted.start()):
+        quoted = None  # APA/Harvard: the year comes first; a quoted phrase is part of the title
+    if quoted:
+        before, after = text[:quoted.start()], text[quoted.end():]
+        year = _year_in(before) or _last_year(after)
+        who = re.sub(rf"[\s.,]*\(?{YEAR}[a-z]?\)?[\s.,]*$", "", before).strip(" .,:")
+        authors, et_al = split_authors(who) if _name_like(who) else ([], False)
+        return Claim(title=quoted.group("title").strip(" ,."), authors=tuple(authors), et_al=et_al,
+                     year=year, source=text)
+    if lead:
+        who = lead.group("who") or lead.group("who2")
+        year = int(lead.group("year") or lead.group("year2"))
+        rest = lead.group("rest") or lead.group("rest2")
+        authors, et_al = split_authors(who) if _name_like(who) else ([], False)
+        quoted = _QUOTED.match(rest)  # Chicago author-date: Authors. Year. "Title." Journal.
+        title = quoted.group("title").strip(" ,.") if quoted else _sentence(rest)
+        return Claim(title=title, authors=tuple(authors), et_al=et_al, year=year, source=text)
+    return Claim(year=_last_year(text), source=text)
+
+
+def _clean(text: str) -> str:
+    text = re.sub(r"^\s*(?:[-*+]\s+|\d{1,3}[.)]\s+|\[\^?[\w\-]+\]:?\s*|\(\d{1,3}\)\s+)", "", text)
+    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)  # a Markdown link reads as its text
+    text = re.sub(r"<[^>]{1,200}>", " ", text)
+    return " ".join(plain(text).split()) if "\\" in text or "$" in text else " ".join(text.split())
+
+
+def _sentence(rest: str) -> str:
+    """The title that opens `rest`: an italic span, else the text up to the first full stop."""
+    italic = _ITALIC.match(rest)
+    if italic:
+        return italic.group("title").strip(" .")
+    # the first full stop that ends a word of two or more letters (not an initial such as 'U.S.')
+    found = re.match(r"(.{2,400}?(?:[^\s.]{2}|[0-9\])\"”?!]))(?:\.\s|\.$|$|\?\s)", rest)
+    title = (found.group(1) if found else rest).strip(" .*_")
+    if rest[len(title):len(title) + 1] == "?":
+        title += "?"
+    return title
+
+
+def _year_in(text: str) -> int | None:
+    found = re.search(rf"\(({YEAR})[a-z]?\)", text) or re.search(rf"\b({YEAR})[a-z]?\b", text)
+    return int(found.group(1)) if found else None
+
+
+def _last_year(text: str) -> int | None:
+    found = re.findall(rf"(?<![\d.\-/])({YEAR})[a-z]?(?![\d/\-])", text)
+    return int(found[-1]) if found else None
+
+
+def _name_like(who: str) -> bool:
+    """Whether a text before the year could be a list of names (not a sentence of prose)."""
+    words = who.split()
+    if not words or len(words) > 60 or len(who) > 500:
+        return False
+    caps = sum(1 for w in words if w[:1].isupper() or w.lower() in ("et", "al.", "and", "&", "van", "von", "de", "der",
+                                                                    "da", "di", "del", "la", "le", "du"))
+    return caps / len(words) >= 0.7
+
+
+def split_authors(who: str) -> tuple[list[str], bool]:
+    """The authors of a written author list, and whether it ends in "et al.".
+
+    `Smith, J., Doe, A., & Lee, B.` (APA), `J. Smith, A. Doe, and B. Lee` (IEEE), `Smith, John, and
+    Jane Doe` (Chicago), `Smith J, Doe A` (Vancouver) all give one entry per person."""
+    et_al = bool(_ET_AL.search(who))
+    who = _ET_AL.sub("", who).strip(" .,;")
+    pieces: list[str] = []
+    for number, segment in enumerate(_SPLIT.split(who)):
+        for place, piece in enumerate(segment.split(",")):
+            piece = piece.strip(" .")
+            if not piece:
+                continue
+            head = number == 0 and place == 1  # `Smith, John` opens a Chicago list, within its first segment
+            if pieces and (is_initials(piece) or (head and _given_after_family(pieces, piece))):
+                pieces[-1] = f"{pieces[-1]}, {piece}"
+            else:
+                pieces.append(piece)
+    return [p for p in pieces if any(c.isalpha() for c in p)], et_al
+
+
+def is_initials(piece: str) -> bool:
+    """'J.', 'J. K.', 'A.-M.', 'Ł.', 'JK': given names written as initials."""
+    parts = [p for p in re.split(r"[\s.\-]+", piece) if p]
+    dotted = "." in piece
+    return 0 < len(parts) <= 4 and all(
+        p.isalpha() and p[0].isupper() and (len(p) == 1 or (len(p) == 2 and (p.isupper() or dotted))) for p in parts)
+
+
+def _given_after_family(pieces: list[str], piece: str) -> bool:
+    """`Smith, John` / `Ioannidis, John P. A.` at the head of a Chicago list: a family name of one to
+    three words, then given names (one or two, initials after them), joined once."""
+    words = piece.split()
+    given = [w for w in words if not is_initials(w)]
+    family = pieces[0].split() if len(pieces) == 1 else []
+    return (bool(family) and "," not in pieces[0] and len(family) <= 3 and not any(is_initials(w) for w in family)
+            and bool(words) and not is_initials(words[0]) and 1 <= len(given) <= 2
+            and all(w[:1].isupper() for w in words))
