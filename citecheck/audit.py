@@ -19,6 +19,8 @@ from citecheck.engine.select import resolve
 from citecheck.extract import Inputs, collect
 from citecheck.models import Corpus, Finding, Link, Location, Page
 from citecheck.pagestage import PageStage
+from citecheck.registries.stage import cited, lookup, run_outage, store_facts, summary
+from citecheck.registries.stage import scholarly_references as references_of
 
 CITEABLE_SCHEMES = ("http://", "https://")
 
@@ -127,7 +129,7 @@ async def audit_inputs(inputs: Inputs, config: Config, registry: Registry, *, on
         return judge(inputs, config, registry, corpus=corpus, started=started)
     # the page rules are prepared where they first run: in each page worker, or here without a pool
     engine = Engine(resolve(registry, config, defer=("page",)))
-    refs = scholarly_references(inputs, config, engine)
+    refs = references_of(inputs, config, engine)
     judged = {ref.url for found in refs.values() for ref in found if ref.url}
     urls = [url for url in fetchable((link for doc in inputs.documents for link in doc.links), engine)
             if url not in judged]
@@ -147,7 +149,7 @@ async def audit_inputs(inputs: Inputs, config: Config, registry: Registry, *, on
         defer = stage.pool is not None and not shared
         identifiers = [ref.identifier for found in refs.values() for ref in found]
         pages, lookups = await asyncio.gather(_fetch(urls, config, fetcher, stage.add if streams else None, cache, defer),
-                                              _lookup(identifiers, config, registries, cache))
+                                              lookup(identifiers, config, registries, cache))
         if archive_check:
             from citecheck.archive import check_archives
 
@@ -157,7 +159,7 @@ async def audit_inputs(inputs: Inputs, config: Config, registry: Registry, *, on
                 stage.add(url, page)
         outage = run_outage(pages, lookups)
         if outage is None:
-            _store_facts(lookups, config, cache)
+            store_facts(lookups, config, cache)
         report = judge(inputs, config, registry, online=True, corpus=corpus, started=started, engine=engine,
                        stage=stage, references=refs, lookups=lookups)
     finally:
@@ -169,62 +171,6 @@ async def audit_inputs(inputs: Inputs, config: Config, registry: Registry, *, on
     if report.outage is not None:
         _no_verdicts(report)
     return report
-
-
-def scholarly_references(inputs: Inputs, config: Config, engine: Engine) -> dict[str, tuple[Any, ...]]:
-    """Each document's scholarly references (docs/scholarly.md), when a reference rule is active."""
-    if not config.scholarly.enabled or not engine.by_stage.get("reference"):
-        return {}
-    from citecheck.scholarly.references import references
-
-    return {doc.path: references(doc) for doc in inputs.documents}
-
-
-async def _lookup(identifiers: list[Any], config: Config, registries: Any, cache: Any) -> Any:
-    """The registries' answers for the run's identifiers (each asked once)."""
-    if not identifiers:
-        return None  # nothing to ask: the registry stack is never loaded
-    from citecheck.registries import Registries
-
-    if registries is not None:
-        return await registries(identifiers, config, cache)
-    own = _open_cache(config) if cache is None else None
-    try:
-        return await Registries(config.scholarly, config.fetch, cache or own).lookup(identifiers)
-    finally:
-        if own is not None:
-            own.close()
-
-
-def run_outage(pages: Any, lookups: Any) -> Any:
-    """The run's outage (`fetch.outage.Outage`) over page fetches and registry requests together:
-    none while some outside host, page or registry, answered."""
-    from citecheck.fetch.outage import assess
-
-    replies = getattr(lookups, "replies", [])
-    page_outage = getattr(pages, "outage", None)
-    if not replies:
-        return page_outage
-    registry_outage = assess([reply.as_page() for reply in replies], lookups.connected)
-    pages_tried = bool(getattr(pages, "fetched", 0))
-    if registry_outage is not None and (page_outage is not None or not pages_tried):
-        hosts = registry_outage.hosts + (page_outage.hosts if page_outage is not None else 0)
-        failed = registry_outage.failed + (page_outage.failed if page_outage is not None else 0)
-        return type(registry_outage)(hosts=hosts, failed=failed)
-    return None
-
-
-def _store_facts(lookups: Any, config: Config, cache: Any) -> None:
-    if not getattr(lookups, "facts", None) or not config.fetch.use_cache:
-        return
-    from citecheck.registries import store
-
-    own = _open_cache(config) if cache is None else None
-    try:
-        store(cache or own, lookups)
-    finally:
-        if own is not None:
-            own.close()
 
 
 def _no_verdicts(report: Report) -> None:
@@ -269,7 +215,7 @@ def judge(inputs: Inputs, config: Config, registry: Registry, *, pages: Mapping[
         pages = stage.finish()
         for doc, found in zip(inputs.documents, per_doc, strict=True):
             found += parent.check_memo(Memo(doc, corpus, pages, bibliographies=_of_memo(bibs, doc.path)))
-            found += parent.check_references(_cited((references or {}).get(doc.path, ()), lookups), doc.path)
+            found += parent.check_references(cited((references or {}).get(doc.path, ()), lookups), doc.path)
         from_stage = stage.results()
     finally:
         if own:
@@ -307,29 +253,8 @@ def judge(inputs: Inputs, config: Config, registry: Registry, *, pages: Mapping[
                     suppressions=uses, directives_ignored=ignored)
     if lookups is not None and references:
         report.lookups = lookups
-        report.extra_summary["references"] = _reference_summary(references, lookups)
+        report.extra_summary["references"] = summary(references, lookups)
     return report
-
-
-def _cited(refs: Iterable[Any], lookups: Any) -> list[Any]:
-    """The references a registry answered for, as reference-stage subjects."""
-    from citecheck.engine.run import Cited
-
-    out = []
-    for ref in refs:
-        lookup = lookups.get(ref.identifier) if lookups is not None else None
-        if lookup is not None:
-            out.append(Cited(ref, lookup))
-    return out
-
-
-def _reference_summary(references: Mapping[str, tuple[Any, ...]], lookups: Any) -> dict[str, Any]:
-    """How many references, identifiers, and what the registries said (for the summary)."""
-    idents = {ref.identifier.key: ref.identifier for found in references.values() for ref in found}
-    statuses = Counter(lookup.status.value for key in idents if (lookup := lookups.found.get(key)) is not None)
-    return {"count": sum(len(found) for found in references.values()), "identifiers": len(idents),
-            "registry": dict(sorted(statuses.items())), "from_cache": lookups.cached,
-            "requests": len(lookups.replies)}
 
 
 def _bibliographies(inputs: Inputs, config: Config) -> Any:

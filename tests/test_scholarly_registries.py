@@ -13,12 +13,13 @@ import pytest
 from hostile_net import ServerThread
 from registryfakes import FakeRegistries, Work
 
-from citecheck.audit import audit, run_outage
+from citecheck.audit import audit
 from citecheck.config import Config, build
 from citecheck.errors import ConfigError
 from citecheck.models import Finding
 from citecheck.registries import Registries
 from citecheck.registries.http import Reply
+from citecheck.registries.stage import run_outage
 from citecheck.scholarly.ids import Identifier
 
 RESNET = Work("Deep Residual Learning for Image Recognition",

@@ -1,0 +1,99 @@
+"""The reference stage of an online audit (docs/scholarly.md): each document's scholarly references,
+their registries' answers (each identifier asked once, through the fact cache), the outage over page
+and registry requests together, and the summary. `citecheck.audit` calls it; the rules are R001-R004."""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from citecheck.config import Config
+    from citecheck.engine.run import Engine
+    from citecheck.extract import Inputs
+
+
+def scholarly_references(inputs: Inputs, config: Config, engine: Engine) -> dict[str, tuple[Any, ...]]:
+    """Each document's scholarly references (docs/scholarly.md), when a reference rule is active."""
+    if not config.scholarly.enabled or not engine.by_stage.get("reference"):
+        return {}
+    from citecheck.scholarly.references import references
+
+    return {doc.path: references(doc) for doc in inputs.documents}
+
+
+async def lookup(identifiers: list[Any], config: Config, registries: Any, cache: Any) -> Any:
+    """The registries' answers for the run's identifiers (each asked once)."""
+    if not identifiers:
+        return None  # nothing to ask: the registry stack is never loaded
+    from citecheck.registries.lookup import Registries
+
+    if registries is not None:
+        return await registries(identifiers, config, cache)
+    own = open_cache(config) if cache is None else None
+    try:
+        return await Registries(config.scholarly, config.fetch, cache or own).lookup(identifiers)
+    finally:
+        if own is not None:
+            own.close()
+
+
+def run_outage(pages: Any, lookups: Any) -> Any:
+    """The run's outage (`fetch.outage.Outage`) over page fetches and registry requests together:
+    none while some outside host, page or registry, answered."""
+    from citecheck.fetch.outage import assess
+
+    replies = getattr(lookups, "replies", [])
+    page_outage = getattr(pages, "outage", None)
+    if not replies:
+        return page_outage
+    registry_outage = assess([reply.as_page() for reply in replies], lookups.connected)
+    pages_tried = bool(getattr(pages, "fetched", 0))
+    if registry_outage is not None and (page_outage is not None or not pages_tried):
+        hosts = registry_outage.hosts + (page_outage.hosts if page_outage is not None else 0)
+        failed = registry_outage.failed + (page_outage.failed if page_outage is not None else 0)
+        return type(registry_outage)(hosts=hosts, failed=failed)
+    return None
+
+
+def store_facts(lookups: Any, config: Config, cache: Any) -> None:
+    if not getattr(lookups, "facts", None) or not config.fetch.use_cache:
+        return
+    from citecheck.registries.lookup import store
+
+    own = open_cache(config) if cache is None else None
+    try:
+        store(cache or own, lookups)
+    finally:
+        if own is not None:
+            own.close()
+
+
+def cited(refs: Iterable[Any], lookups: Any) -> list[Any]:
+    """The references a registry answered for, as reference-stage subjects."""
+    from citecheck.engine.run import Cited
+
+    out = []
+    for ref in refs:
+        lookup = lookups.get(ref.identifier) if lookups is not None else None
+        if lookup is not None:
+            out.append(Cited(ref, lookup))
+    return out
+
+
+def summary(references: Mapping[str, tuple[Any, ...]], lookups: Any) -> dict[str, Any]:
+    """How many references, identifiers, and what the registries said (for the summary)."""
+    idents = {ref.identifier.key: ref.identifier for found in references.values() for ref in found}
+    statuses = Counter(lookup.status.value for key in idents if (lookup := lookups.found.get(key)) is not None)
+    return {"count": sum(len(found) for found in references.values()), "identifiers": len(idents),
+            "registry": dict(sorted(statuses.items())), "from_cache": lookups.cached,
+            "requests": len(lookups.replies)}
+
+
+def open_cache(config: Config) -> Any:
+    """The fetch cache the registry facts live in (None: the run has none)."""
+    if not config.fetch.use_cache:
+        return None
+    from citecheck.fetch import open_cache as open_fetch_cache
+
+    return open_fetch_cache(config.fetch)
