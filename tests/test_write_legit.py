@@ -111,3 +111,16 @@ def test_host_forms_equate_only_the_same_host() -> None:
     assert "https://bücher.example/x" in host_forms("https://xn--bcher-kva.example/x")
     assert host_forms("https://a.org%2F@evil.com/x") == ["https://a.org%2F@evil.com/x"]  # userinfo: the browser's host
     assert host_forms("https://evil.com%40a.org/") == ["https://evil.com%40a.org/"]
+
+
+def test_an_idn_spelling_never_equates_two_domains(tmp_path: Path) -> None:
+    """IDNA 2003 (the fact keys) folds `straße.de` into `strasse.de`; a browser goes to
+    `xn--strae-oqa.de`, another domain: a link there is not the corpus's `strasse.de`."""
+    from citecheck.write.rendered import _allowed
+
+    corpus = build_corpus("c.json", [entry("Strasse", "https://strasse.de/x")], [1])
+    index = CorpusIndex(corpus)
+    assert _allowed("https://strasse.de/x", index)
+    assert not _allowed("https://xn--strae-oqa.de/x", index) and not _allowed("https://stra%C3%9Fe.de/x", index)
+    own = CorpusIndex(build_corpus("c.json", [entry("Straße", "https://straße.de/x")], [1]))
+    assert _allowed("https://xn--strae-oqa.de/x", own) and _allowed("https://stra%C3%9Fe.de/x", own)

@@ -113,7 +113,24 @@ def leaks(text: str, index: CorpusIndex) -> list[Rendered]:
 
 
 def _allowed(url: str, index: CorpusIndex) -> bool:
-    return url.startswith("#") or any(index.lookup(form) for form in host_forms(url))
+    if url.startswith("#") or index.lookup(url):
+        return True
+    for form in host_forms(url)[1:]:  # another spelling of the host: the browser's host must be the entry's
+        source = index.source(index.lookup(form))
+        if source is not None and _host2008(url) in {_host2008(u) for u in (source.url, source.canonical_url,
+                                                                           source.final_url) if u}:
+            return True
+    return False
+
+
+def _host2008(url: str) -> str:
+    """The host a browser would connect to, in IDNA 2008's ASCII form ('' when there is none). The
+    fact keys fold IDNA 2003's way (`straße.de` is `strasse.de` there, another domain to a browser)."""
+    match = _AUTHORITY_RE.match(url)
+    if match is None:
+        return ""
+    host = unquote(match.group(2)).rpartition("@")[2].partition(":")[0].rstrip(".").lower()
+    return _idna(host, "encode") or host
 
 
 _AUTHORITY_RE = re.compile(r"^([a-z][a-z0-9+.-]*://)([^/?#]*)(.*)$", re.IGNORECASE | re.DOTALL)
@@ -131,26 +148,21 @@ def host_forms(url: str) -> list[str]:
     host = unquote(authority)
     if any(c in host for c in "/?#@\\") or host.count(":") > 1:
         return forms  # a decoded delimiter would read as another URL than the browser's: never equated
-    for spelling in (host, *(_idna(host, way) for way in ("encode", "decode", "encode2003", "decode2003"))):
+    for spelling in (host, _idna(host, "encode"), _idna(host, "decode")):
         if spelling and spelling != authority:
             forms.append(scheme + spelling + rest)
     return list(dict.fromkeys(forms))
 
 
 def _idna(host: str, way: str) -> str:
-    """The host (a port after it kept) in IDNA's ASCII or Unicode form, by IDNA 2008 (UTS 46, what
-    markdown-it and browsers use: `straße` is `xn--strae-oqa`) or 2003 (Python's codec: `strasse`);
-    '' when it has none."""
+    """The host (a port after it kept) in IDNA 2008's ASCII or Unicode form (UTS 46, as markdown-it
+    and browsers spell it: `straße` is `xn--strae-oqa`, never IDNA 2003's `strasse`, another
+    domain); '' when it has none."""
     import idna
 
     name, colon, port = host.partition(":")
     try:
-        if way == "encode":
-            spelled = idna.encode(name, uts46=True).decode("ascii")
-        elif way == "decode":
-            spelled = idna.decode(name)
-        else:
-            spelled = name.encode("idna").decode("ascii") if way == "encode2003" else name.encode("ascii").decode("idna")
+        spelled = idna.encode(name, uts46=True).decode("ascii") if way == "encode" else idna.decode(name)
     except (UnicodeError, idna.IDNAError):
         return ""
     return f"{spelled}{colon}{port}"
