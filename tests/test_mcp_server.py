@@ -26,7 +26,7 @@ from citecheck.agents import LIMITS
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parent.parent
 SITE = ROOT / "examples" / "pipeline" / "site"
-TOOLS = {"search_sources", "add_sources", "get_source", "check_urls", "gate_draft", "prompt"}
+TOOLS = {"search_sources", "add_sources", "get_source", "check_urls", "gate_draft", "prompt", "verify_reference"}
 EUROSTAT = ("<!doctype html><html><head><title>Road freight transport statistics - Statistics Explained</title></head>"
             "<body><main><article><h1>Road freight transport statistics</h1>"
             "<p>In 2023, EU road freight transport amounted to 1 857 billion tonne-kilometres, down 2.4% on 2022.</p>"
@@ -69,7 +69,8 @@ def served() -> Iterator[str]:
 
 @asynccontextmanager
 async def connect(tmp_path: Path, *args: str, script: list[str] | None = None) -> AsyncIterator[ClientSession]:
-    env = {"XDG_CACHE_HOME": str(tmp_path / "xdg"), "TAVILY_API_KEY": "tvly-test-key", "CITECHECK_TESTING": "1"}
+    env = {"XDG_CACHE_HOME": str(tmp_path / "xdg"), "TAVILY_API_KEY": "tvly-test-key", "CITECHECK_TESTING": "1",
+           **{k: v for k, v in os.environ.items() if k == "PYTHONPATH"}}  # the SDK passes only a few variables on
     command = script or ["-m", "citecheck"]
     params = StdioServerParameters(command=sys.executable, args=[*command, "mcp", *args], env=env, cwd=str(tmp_path))
     with (tmp_path / "server.err").open("w") as errlog:
@@ -230,3 +231,32 @@ def test_mcp_without_the_sdk_says_which_extra_to_install(tmp_path: Path) -> None
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.startswith("citecheck: error: citecheck mcp needs the MCP SDK: pip install 'citecheck[mcp]' (")
     assert len(proc.stderr.splitlines()) == 1 and not (tmp_path / "c.json").exists()
+
+
+async def test_verify_reference_asks_the_registries(tmp_path: Path) -> None:
+    from registryfakes import FakeRegistries, Work
+
+    resnet = Work("Deep Residual Learning for Image Recognition",
+                  [("Kaiming", "He"), ("Xiangyu", "Zhang"), ("Shaoqing", "Ren"), ("Jian", "Sun")], 2016,
+                  doi="10.1109/CVPR.2016.90")
+    fake = FakeRegistries([resnet])
+    with ServerThread(fake.app()) as thread:
+        fake.base = f"http://127.0.0.1:{thread.port}"
+        pace = {name: [0.0, 2] for name in ("doi", "crossref", "crossref-polite", "datacite", "arxiv", "pubmed")}
+        (tmp_path / "config.yaml").write_text(yaml.safe_dump({"scholarly": {"endpoints": fake.endpoints(), "pace": pace}}))
+        corpus = tmp_path / "corpus.json"
+        async with connect(tmp_path, "--corpus", str(corpus), "--config", str(tmp_path / "config.yaml"),
+                           "--allow", f"127.0.0.1:{thread.port}", "--no-cache") as session:
+            real = await call(session, "verify_reference", {"reference": (
+                "He, K., Zhang, X., Ren, S. & Sun, J. (2016). Deep Residual Learning for Image Recognition. "
+                "https://doi.org/10.1109/CVPR.2016.90")})
+            assert real["ok"] is True and [v["status"] for v in real["identifiers"]] == ["found"]
+            assert real["identifiers"][0]["record"]["title"] == "Deep Residual Learning for Image Recognition"
+            wrong = await call(session, "verify_reference", {"reference": (
+                "Smith, J. (2019). Quantum Supremacy in Freight Logistics. doi:10.1109/CVPR.2016.90")})
+            assert wrong["ok"] is False and wrong["identifiers"][0]["findings"][0]["rule"] == "R002"
+            made_up = await call(session, "verify_reference", {"reference": "Doe, J. (2023). A study. doi:10.9999/fab.2023.1"})
+            assert made_up["identifiers"][0]["status"] == "absent"
+            assert [(f["rule"], f["verdict"]) for f in made_up["identifiers"][0]["findings"]] == [("R001", "fabricated")]
+            assert "no DOI, arXiv ID or PubMed ID" in await error(session, "verify_reference", {"reference": "A book."})
+        assert corpus.read_text() == "[]\n"  # judged, nothing added

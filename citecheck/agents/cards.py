@@ -3,13 +3,17 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from citecheck.agents.results import (
     AddResult,
     CheckResult,
     FindingInfo,
     GateResult,
+    IdentifierVerdict,
     ReasonInfo,
+    ReferenceFinding,
+    ReferenceResult,
     RejectedUrl,
     RemovedUrl,
     SearchResult,
@@ -17,13 +21,14 @@ from citecheck.agents.results import (
     SourceEntry,
     UrlOutcome,
     UrlVerdict,
+    WorkRecord,
 )
 from citecheck.errors import UsageError
 from citecheck.harvest import HarvestResult, Reject
 from citecheck.harvest.gate import Reason
 from citecheck.harvest.ids import id_number
 from citecheck.harvest.outline import Outline, Section
-from citecheck.models import Corpus, Source
+from citecheck.models import Corpus, Severity, Source
 from citecheck.urltext.corpusindex import CorpusIndex
 from citecheck.write.gate import WriteResult
 from citecheck.write.neutralise import neutralise
@@ -149,3 +154,22 @@ def _label(reject: Reject) -> str:
 def _position(text: str, offset: int) -> tuple[int, int]:
     before = text[:offset]
     return before.count("\n") + 1, offset - (before.rfind("\n") + 1) + 1
+
+
+def reference_result(reference: str, refs: Sequence[Any], report: Any) -> ReferenceResult:
+    """Each identifier with its registry's answer and the reference rules' findings on it."""
+    verdicts = []
+    for ref in refs:
+        urls = {ref.url, ref.identifier.url} - {""}
+        found = [f for f in report.findings if f.url in urls and f.rule.startswith("R")]
+        lookup = report.lookups.get(ref.identifier) if report.lookups is not None else None
+        record = lookup.record if lookup is not None else None
+        verdicts.append(IdentifierVerdict(
+            ref.identifier.label, ref.identifier.url, lookup.status.value if lookup is not None else "unverifiable",
+            lookup is not None and lookup.status.value == "found" and not any(f.severity is not Severity.INFO for f in found),
+            [ReferenceFinding(f.rule, f.name, f.severity.value, f.message, f.evidence, f.fix, f.verdict.value)
+             for f in found],
+            WorkRecord(record.registry, record.title, [a.display for a in record.authors], record.year, record.venue,
+                       record.doi, record.retracted) if record is not None else None,
+            lookup.reason if lookup is not None else ""))
+    return ReferenceResult(reference, verdicts, all(v.ok for v in verdicts))

@@ -230,3 +230,62 @@ class PromptResult:
     """estimated as characters / 4"""
     trimmed: bool = False
     notes: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class WorkRecord:
+    """What the registry records about the work."""
+
+    __pydantic_config__ = _DOCS
+    registry: str
+    """crossref | datacite | csl | arxiv | pubmed"""
+    title: str
+    authors: list[str]
+    year: int | None
+    venue: str = ""
+    doi: str = ""
+    retracted: bool = False
+
+
+@dataclass(frozen=True)
+class ReferenceFinding:
+    __pydantic_config__ = _DOCS
+    rule: str
+    name: str
+    severity: str
+    message: str
+    evidence: str = ""
+    fix: str = ""
+    """the record's own citation, when the memo's claim contradicts it"""
+    verdict: str = ""
+    """what the finding means for the reference, as its rule declares (fabricated, title-mismatch …)"""
+
+
+@dataclass(frozen=True)
+class IdentifierVerdict:
+    """One DOI, arXiv ID or PubMed ID of the reference, judged through its registry."""
+
+    __pydantic_config__ = _DOCS
+    identifier: str
+    """as the registry is asked: 'DOI 10.1109/cvpr.2016.90', 'arXiv ID 1706.03762'"""
+    url: str
+    """its resolver URL"""
+    status: str
+    """the registry's answer: found | absent (authoritatively not registered) | unverifiable (no answer)"""
+    ok: bool
+    """true when the work exists and nothing the reference claims contradicts the record"""
+    findings: list[ReferenceFinding]
+    """the reference rules' findings (not found, mismatch, retracted, unverifiable)"""
+    record: WorkRecord | None = None
+    reason: str = ""
+    """who answered what"""
+
+
+@dataclass(frozen=True)
+class ReferenceResult:
+    """verify_reference: every identifier of one reference, judged through its registry; nothing is added."""
+
+    __pydantic_config__ = _DOCS
+    reference: str
+    identifiers: list[IdentifierVerdict]
+    ok: bool

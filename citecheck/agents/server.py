@@ -20,7 +20,15 @@ from pydantic import Field
 
 from citecheck import __version__
 from citecheck.agents.arguments import OneLineToolErrors
-from citecheck.agents.results import AddResult, CheckResult, GateResult, PromptResult, SearchResult, SourceEntry
+from citecheck.agents.results import (
+    AddResult,
+    CheckResult,
+    GateResult,
+    PromptResult,
+    ReferenceResult,
+    SearchResult,
+    SourceEntry,
+)
 from citecheck.agents.session import LIMITS, SECTION_PATTERN, CorpusSession
 from citecheck.errors import CitecheckError
 
@@ -43,7 +51,7 @@ Provider = Annotated[str, Field(pattern=r"^[a-z]{2,20}$")]
 
 
 def build_server(session: CorpusSession) -> MCPServer:
-    """The server and its six tools, over one corpus session."""
+    """The server and its seven tools, over one corpus session."""
     checker = OneLineToolErrors(lambda: _schemas(server))  # reads the schemas the tools below publish
     server: MCPServer = MCPServer("citecheck", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING",
                                   middleware=[checker])
@@ -81,6 +89,16 @@ def build_server(session: CorpusSession) -> MCPServer:
         """Would these URLs earn an ID now? The gate's verdict with its evidence (status, soft-404,
         wall, placeholder …). Nothing is added to the corpus."""
         return await _guard(lambda say: session.check(urls, say), ctx)
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=True, open_world_hint=True), structured_output=True)
+    async def verify_reference(reference: Annotated[str, Field(min_length=1, max_length=LIMITS.reference_chars,
+                                                               description="one reference: a line of a reference "
+                                                               "list, a footnote, or a DOI/arXiv/PubMed ID")],
+                               ctx: Context) -> ReferenceResult:
+        """Does the work exist, and is it the work the reference describes? Each DOI, arXiv ID or PubMed
+        ID is asked of its registry (the DOI system, Crossref, DataCite, arXiv, PubMed) and compared with
+        the title, authors and year the reference states. Nothing is added to the corpus."""
+        return await _guard(lambda say: session.verify(reference), ctx)
 
     @server.tool(annotations=reader, structured_output=True)
     async def gate_draft(markdown: Annotated[str, Field(max_length=LIMITS.draft_chars, description=(

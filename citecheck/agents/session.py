@@ -15,9 +15,17 @@ from pathlib import Path
 from typing import Any
 
 from citecheck.agents import cards
-from citecheck.agents.results import AddResult, CheckResult, GateResult, PromptResult, SearchResult, SourceEntry
+from citecheck.agents.results import (
+    AddResult,
+    CheckResult,
+    GateResult,
+    PromptResult,
+    ReferenceResult,
+    SearchResult,
+    SourceEntry,
+)
 from citecheck.config import Config, load_config
-from citecheck.errors import InputError, ProviderError, UsageError
+from citecheck.errors import InputError, NetworkUnavailableError, ProviderError, UsageError
 from citecheck.extract import load_corpus
 from citecheck.harvest import HarvestResult, corpus_lock, harvest_async, recover, write_outputs
 from citecheck.harvest.corpus import write_corpus
@@ -39,6 +47,7 @@ class Limits:
     max_results: int = 20  # results asked of each provider per search
     draft_chars: int = 500_000  # gate_draft (the write benchmark's 245,000-character draft gates in < 1 s)
     excerpt_chars: int = 10_000  # get_source (the corpus keeps at most 10,000)
+    reference_chars: int = 2_000  # verify_reference: one reference line
 
 
 LIMITS = Limits()
@@ -100,6 +109,23 @@ class CorpusSession:
         result = await self._harvest(self._outline(_listing("check", wanted), "mcp:check_urls"), into=False,
                                      progress=progress)
         return cards.check_result(result, wanted, CorpusIndex(self.corpus()))
+
+    async def verify(self, reference: str) -> ReferenceResult:
+        """Judge a reference's DOIs, arXiv IDs and PubMed IDs through their registries (the online
+        audit's reference rules, docs/scholarly.md); the reference is read as a line of a References list."""
+        from citecheck.audit import audit_inputs
+        from citecheck.extract import build_inputs
+        from citecheck.scholarly.references import references
+
+        inputs = build_inputs([("<reference>", f"## References\n\n- {' '.join(reference.split())}\n")])
+        refs = references(inputs.documents[0])
+        if not refs:
+            raise UsageError("no DOI, arXiv ID or PubMed ID in the reference: nothing a registry could answer for")
+        config = self.config.with_overrides(select=("R",))
+        report = await audit_inputs(inputs, config, self._registry(), online=True)
+        if report.outage is not None:
+            raise NetworkUnavailableError(report.outage.line())
+        return cards.reference_result(reference, refs, report)
 
     def get(self, source_id: str, max_chars: int = LIMITS.excerpt_chars) -> SourceEntry:
         """One corpus entry with its excerpt; a retired or unknown ID is an error that says so."""

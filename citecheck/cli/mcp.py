@@ -44,8 +44,8 @@ def command(corpus_path: str, outline_path: str | None, providers: tuple[str, ..
       prompt(section?, excerpts?, token_budget?)   the writer's prompt: the corpus by ID, no URL
       get_source(id, max_chars?)                   one source's main text
       gate_draft(markdown, hybrid?)                citecheck write: footnotes, URLs not in the corpus removed
-    Not yet: verify_reference (DOIs, arXiv and PubMed IDs), which waits for the scholarly
-    references of `citecheck audit` to land.
+    Either side:
+      verify_reference(reference)   a reference's DOIs, arXiv and PubMed IDs judged by their registries
 
     \b
     The policy is the harvest's: --config, --allow, --allow-private, --cache, robots.txt, the
