@@ -193,7 +193,8 @@ async def test_agent_harvests_reads_and_gates_through_the_server(served: str, tm
     assert "Traceback" not in (tmp_path / "server.err").read_text()
     files = {str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.is_file()}
     cache = {f for f in files if f.startswith("cache.sqlite")}
-    assert files - cache == {"config.yaml", "server.err", "corpus.json", "corpus.json.ids", "rejects.json"}  # nothing else
+    assert files - cache == {"config.yaml", "server.err", "corpus.json", "corpus.json.ids", "corpus.json.lock",
+                             "rejects.json"}  # nothing else (the lock is the harvest's, beside the corpus)
 
 
 async def test_outage_is_a_one_line_error_and_the_server_keeps_serving(tmp_path: Path) -> None:

@@ -50,7 +50,7 @@ def command(corpus_path: str, outline_path: str | None, providers: tuple[str, ..
     \b
     The policy is the harvest's: --config, --allow, --allow-private, --cache, robots.txt, the
     gate. API keys come from environment variables only. The server writes the corpus, its .ids
-    registry, --rejects and the fetch cache, nothing else. Stdout is the protocol; logs go to
+    registry and lock, --rejects and the fetch cache, nothing else. Stdout is the protocol; logs go to
     stderr; an error is a one-line tool error and the server keeps serving.
 
     \b
