@@ -213,6 +213,8 @@ async def test_outage_is_a_one_line_error_and_the_server_keeps_serving(tmp_path:
         message = await error(session, "check_urls", {"urls": ["http://harbor-data.org/report",
                                                                "http://harbor-stats.org/annual"]})
         assert "network unavailable" in message and "nothing is written" in message
+        message = await error(session, "verify_reference", {"reference": "He et al. (2016). doi:10.1109/CVPR.2016.90"})
+        assert "network unavailable" in message, message
         message = await error(session, "search_sources", {"query": "harbor freight 2023"})
         assert message.startswith("Error executing tool search_sources: every search provider failed, nothing was "
                                   "searched: section search: tavily: cannot reach http://127.0.0.1:9")
