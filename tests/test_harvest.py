@@ -160,11 +160,13 @@ async def test_ids_stable_appended_and_never_reused(aiohttp_server: Any, tmp_pat
     write_outputs(first, corpus)
     ids = {s.url: s.id for s in first.corpus}
 
-    again = await run(tmp_path, site, into=corpus)  # warm: nothing refetched, nothing re-extracted
+    # warm: the corpus's sources are re-checked over the network (issue 25 item 2), nothing re-extracted
+    again = await run(tmp_path, site, into=corpus)
     assert {s.url: s.id for s in again.corpus} == ids
-    assert again.stats["fetched"] == 0 and again.stats["extracted"] == 0
+    assert again.stats["fetched"] == 4 and again.stats["extracted"] == 0
     assert again.stats["extracts_reused"] == 4
-    assert site.log == ["/search?q=mobility+package+rules"]  # only the live site search, no candidate page
+    asked = sorted(p for p in site.log if "citecheck-probe" not in p)
+    assert asked == sorted(["/search?q=mobility+package+rules", *(s.url.split(str(site.port), 1)[1] for s in first.corpus)])
     assert_fetched_this_run_or_fresh_cache(again, site)
     write_outputs(again, corpus)
 

@@ -70,12 +70,22 @@ def default_pages() -> dict[str, Page]:
     }
 
 
+def _not_modified(request: web.Request, headers: dict[str, str]) -> bool:
+    """RFC 9110 13.1: If-None-Match against the page's ETag, else If-Modified-Since against Last-Modified."""
+    etag = next((v for k, v in headers.items() if k.lower() == "etag"), None)
+    modified = next((v for k, v in headers.items() if k.lower() == "last-modified"), None)
+    if "If-None-Match" in request.headers:
+        return etag is not None and etag in [t.strip() for t in request.headers["If-None-Match"].split(",")]
+    return modified is not None and request.headers.get("If-Modified-Since") == modified
+
+
 class Site:
     """`site = await Site.start(aiohttp_server)`; `site.url(path)`; `site.log` of requested paths."""
 
     def __init__(self, pages: dict[str, Page]) -> None:
         self.pages = pages
         self.log: list[str] = []
+        self.not_modified: list[str] = []  # requests answered 304 (a page with ETag/Last-Modified headers)
         self.server: Any = None
 
     @classmethod
@@ -89,6 +99,10 @@ class Site:
     async def handle(self, request: web.Request) -> web.Response:
         self.log.append(request.path_qs)
         page = self.pages.get(request.path)
+        if page is not None and page.status == 200 and _not_modified(request, page.headers):
+            self.not_modified.append(request.path_qs)
+            return web.Response(status=304, headers={k: v for k, v in page.headers.items()
+                                                     if k.lower() in ("etag", "last-modified")})
         if page is None:
             return web.Response(status=404, text="<html><head><title>Not Found</title></head><body>404</body></html>",
                                 content_type="text/html")

@@ -20,7 +20,8 @@ from citecheck.config import FetchConfig
 from citecheck.errors import CacheError
 from citecheck.fetch.body import ACCEPT_ENCODING, BodyReader
 from citecheck.fetch.dns import DnsEvidence
-from citecheck.fetch.facts import Answer, Raw, build_page, now_iso, refused_page, select_headers
+from citecheck.fetch.facts import Answer, Raw, build_page, now_iso, refused_page, revalidated, select_headers
+from citecheck.fetch.facts import validators as conditional_headers
 from citecheck.fetch.guard import Guard, Refused
 from citecheck.fetch.hosts import Slots
 from citecheck.fetch.probe import NOT_PROBED, Siblings
@@ -30,7 +31,7 @@ from citecheck.fetch.robots import ERROR as ROBOTS_ERROR
 from citecheck.fetch.robots import Robots
 from citecheck.fetch.verdict import REDIRECT_STATUSES, RETRY_STATUSES, RETRYABLE_ERRORS, classify, is_challenge
 from citecheck.models import Hop, Outcome, Page
-from citecheck.urls import host_of
+from citecheck.urls import fact_key, host_of
 
 USER_AGENT = f"citecheck/{__version__} (+https://github.com/citecheck/citecheck)"
 ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
@@ -108,14 +109,16 @@ class Fetcher:
         return result
 
     async def fetch_fresh(self, url: str, *, keep_body: bool = False, probe: bool = True,
-                          urgent: bool = False) -> FetchResult:
-        """Fetch over the network, never from the cache (`urgent` walks go before fresh URLs)."""
+                          urgent: bool = False, stored: Page | None = None) -> FetchResult:
+        """Fetch over the network, never from the cache (`urgent` walks go before fresh URLs).
+        With `stored` facts of the URL, the request for their final URL is conditional (their ETag
+        and Last-Modified): a 304 gives those facts back, fetched now, without a body."""
         fetched_at, started = now_iso(), time.perf_counter()
         body: bytes | None = None
         raw: Raw | None = None
         found = NOT_PROBED
         try:
-            page, body = await self._walk(url, fetched_at, urgent)
+            page, body = await self._walk(url, fetched_at, urgent, stored=stored)
             if page.error == "unresolved" and await self.dns.corroborates(host_of(page.final_url or url)):
                 page = replace(page, outcome=Outcome.DEAD, error="nxdomain")
             unparsed = body if self.defer_parse else None
@@ -149,8 +152,12 @@ class Fetcher:
         finally:
             budget.spend(loop.time() - asked)
 
-    async def _walk(self, url: str, fetched_at: str, urgent: bool = False, robots: bool = True) -> tuple[Page, bytes]:
+    async def _walk(self, url: str, fetched_at: str, urgent: bool = False, robots: bool = True,
+                    stored: Page | None = None) -> tuple[Page, bytes]:
         budget = _Budget(self.config.timeout, urgent)
+        conditional = conditional_headers(stored) if stored is not None else {}
+        at = fact_key(stored.chain[-1].url if stored.chain else stored.final_url or stored.url) \
+            if stored is not None and conditional else ""  # the stored answer's URL: the one asked conditionally
         chain: list[Hop] = []
         visits: dict[str, int] = {}
         cookies = False
@@ -166,9 +173,12 @@ class Fetcher:
             visits[key] = visits.get(key, 0) + 1
             if visits[key] > 2 or (visits[key] == 2 and not cookies):
                 return build_page(url, Answer(key, chain[-1].status), tuple(chain), fetched_at, "redirect-loop"), b""
-            answer = await self._request(target, budget)
+            ask = conditional if conditional and fact_key(key) == at else {}
+            answer = await self._request(target, budget, ask)
             if answer.error in ("blocked-private", "credentials", "bad-scheme", "invalid-url"):
                 return refused_page(url, answer.error, tuple(chain), fetched_at), b""
+            if ask and answer.status == 304 and stored is not None:
+                return revalidated(url, stored, (*chain, Hop(key, 304, "")), answer, fetched_at), b""
             location = answer.headers.get("location", "")
             if answer.status in REDIRECT_STATUSES and location:
                 chain.append(Hop(key, answer.status or 0, location))
@@ -180,10 +190,11 @@ class Fetcher:
         last = chain[-1]
         return build_page(url, Answer(last.url, last.status), tuple(chain), fetched_at, "too-many-redirects"), b""
 
-    async def _request(self, target: Any, budget: _Budget) -> Answer:
-        """One hop, retried on timeouts, resets, 429 and 502/503/504 within the budget."""
+    async def _request(self, target: Any, budget: _Budget, extra: dict[str, str] | None = None) -> Answer:
+        """One hop, retried on timeouts, resets, 429 and 502/503/504 within the budget (`extra`:
+        headers for this request only, the conditional ones)."""
         for attempt in range(self.config.retries + 1):
-            answer = await self._attempt(target, budget)
+            answer = await self._attempt(target, budget, extra)
             wait = self._retry_wait(answer, attempt, budget)
             if wait is None:  # always so on the last attempt
                 return answer
@@ -207,7 +218,7 @@ class Fetcher:
             return None
         return wait if wait < budget.left() else None
 
-    async def _attempt(self, target: Any, budget: _Budget) -> Answer:
+    async def _attempt(self, target: Any, budget: _Budget, extra: dict[str, str] | None = None) -> Answer:
         assert self._session is not None, "use Fetcher as an async context manager"
         response: aiohttp.ClientResponse | None = None
         reader: BodyReader | None = None
@@ -215,8 +226,9 @@ class Fetcher:
             answer = Answer(str(target))  # made once the slots are ours: thousands of URLs wait for them
             try:
                 async with asyncio.timeout_at(budget.start(stats.waited)):  # one clock for headers and body
+                    headers = self._headers_for(target.raw_host or "")
                     response = await self._session.get(target, allow_redirects=False,
-                                                       headers=self._headers_for(target.raw_host or ""))
+                                                       headers={**headers, **extra} if extra else headers)
                     answer.status = response.status
                     answer.headers = select_headers(response.headers)
                     stats.statuses[str(response.status)] += 1

@@ -12,7 +12,7 @@ from citecheck.models import Hop, Outcome, Page
 
 KEPT_HEADERS = ("content-type", "content-length", "content-encoding", "content-language", "location",
                 "retry-after", "cf-mitigated", "server", "x-robots-tag", "link", "refresh", "last-modified",
-                "www-authenticate")
+                "www-authenticate", "etag")
 HEADER_MAX = 1000
 
 
@@ -120,3 +120,27 @@ def is_html_page(page: Page, body: bytes | None = None) -> bool:
     if page.content_type:
         return False
     return is_html("", body) if body is not None else bool(page.html_sample)
+
+
+def validators(page: Page) -> dict[str, str]:
+    """The conditional-request headers stored facts allow (RFC 9110 13.1): `If-None-Match` from the
+    ETag, `If-Modified-Since` from Last-Modified; empty for a page that did not answer 2xx."""
+    if page.outcome is not Outcome.OK or page.status is None or not 200 <= page.status < 300:
+        return {}
+    out = {}
+    if page.headers.get("etag"):
+        out["If-None-Match"] = page.headers["etag"]
+    if page.headers.get("last-modified"):
+        out["If-Modified-Since"] = page.headers["last-modified"]
+    return out
+
+
+def revalidated(url: str, stored: Page, chain: tuple[Hop, ...], answer: Answer, fetched_at: str) -> Page:
+    """`stored` confirmed by a 304 for its final URL now: its facts, fetched now, with this walk's
+    redirects and the validators the 304 sent (a 304 refreshes the facts, RFC 9111 4.3.4)."""
+    headers = dict(stored.headers)
+    headers.update({k: v for k, v in answer.headers.items() if k in ("etag", "last-modified")})
+    last = chain[-1].url if chain else url
+    final = (*chain[:-1], Hop(last, stored.status or 200, ""))
+    return replace(stored, url=url, chain=final, final_url=last, headers=headers, fetched_at=fetched_at,
+                   from_cache=False, error="")

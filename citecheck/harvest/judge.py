@@ -8,7 +8,7 @@ only when a candidate passes and no main text is stored for that body is the pag
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +21,7 @@ from citecheck.pagestage import PageStage
 from citecheck.urls import fact_key
 
 FLUSH_EVERY = 25
+RECHECK_ANY_AGE = 36500.0  # days: a corpus source's stored validators serve whatever their age
 
 
 @dataclass
@@ -39,9 +40,13 @@ class Verdict:
 
 class Judge:
     def __init__(self, stage: PageStage, policy: Policy, fetcher: Any, cache: Any, extractor: Extractor,
-                 max_age_days: float, title_threshold: float) -> None:
+                 max_age_days: float, title_threshold: float, recheck: Iterable[str] = ()) -> None:
+        """`recheck`: URLs of sources already in the corpus, verified over the network on every
+        harvest (conditionally, from their stored ETag/Last-Modified), never taken from the cache."""
         self.stage, self.policy, self.fetcher, self.cache = stage, policy, fetcher, cache
         self.extractor, self.max_age, self.threshold = extractor, max_age_days, title_threshold
+        self.recheck = {fact_key(url) for url in recheck}
+        self.revalidated = 0  # corpus sources a 304 confirmed
         self.fetch_log: dict[str, str] = {}  # url -> "network" | "cache"
         self.texts_reused = 0
         self._pending: list[Page] = []
@@ -103,12 +108,15 @@ class Judge:
         verdict.failed.sort(key=lambda r: -r.severity.rank)  # the strongest reason first
 
     def prefetch(self, urls: list[str]) -> None:
-        """Look every URL up in the cache at once (one query per 500, not one per URL)."""
+        """Look every new candidate's URL up in the cache at once (one query per 500, not one per URL)."""
+        urls = [url for url in urls if fact_key(url) not in self.recheck]
         if self.cache is not None:
             self._hits.update(self.cache.get_many(urls, self.max_age))
             self._looked_up.update(urls)
 
     async def _page(self, url: str) -> tuple[Page, bytes | None]:
+        if fact_key(url) in self.recheck:
+            return await self._recheck(url)
         hit = self._hits.pop(url, None)
         if hit is None and self.cache is not None and url not in self._looked_up:
             hit = self.cache.get(url, self.max_age)
@@ -116,6 +124,18 @@ class Judge:
             self.fetch_log[url] = "cache"
             return hit, None
         return await self._fresh(url)
+
+    async def _recheck(self, url: str) -> tuple[Page, bytes | None]:
+        """A corpus source, over the network: a conditional request when facts of any age are
+        stored (a 304 refreshes them, and the body is then not needed unless its text is not kept)."""
+        stored = self.cache.get(url, RECHECK_ANY_AGE) if self.cache is not None else None
+        result = await self.fetcher.fetch_fresh(url, keep_body=True, stored=stored)
+        self.fetch_log[url] = "network"
+        if stored is not None and not result.body and result.page.outcome is Outcome.OK \
+                and result.page.content_hash == stored.content_hash:
+            self.revalidated += 1  # a 304: the stored facts again, fetched now
+        self._pending.append(result.page)
+        return result.page, result.body or None
 
     async def _fresh(self, url: str) -> tuple[Page, bytes | None]:
         result = await self.fetcher.fetch_fresh(url, keep_body=True)

@@ -2,8 +2,9 @@
 
 The same engine as `audit` runs the rules; the fetch cache is shared across sections and runs
 (each distinct URL is fetched once); a known source keeps its ID, a new one gets the next.
-Sources already in the target corpus are re-gated with the new candidates, so every entry of the
-corpus a run produces was fetched in that run or is a fresh cache hit.
+Sources already in the target corpus are re-gated with the new candidates and always re-checked
+over the network (conditional requests from their stored ETag/Last-Modified; a 304 refreshes the
+facts); new candidates may come from the cache within `--max-age`.
 """
 from __future__ import annotations
 
@@ -97,7 +98,8 @@ async def harvest_async(outline: Outline | str | Path | None = None, *, provider
                 groups.setdefault(dedupe_key(item.candidate.url), []).append(item)
             say(f"{len(found)} candidates, {len(groups)} distinct URLs")
             judge = Judge(stage, policy, fetcher, cache, extractor, config.fetch.max_age_days,
-                          float(config.harvest.get("title_threshold", DEFAULT_THRESHOLD)))
+                          float(config.harvest.get("title_threshold", DEFAULT_THRESHOLD)),
+                          recheck=[s.url for s in existing.sources] if existing is not None else ())
             judge.prefetch([g[0].candidate.url for g in groups.values()])
             robots = RobotsGate(fetcher, engine, policy)
             try:
@@ -120,6 +122,7 @@ async def harvest_async(outline: Outline | str | Path | None = None, *, provider
     result.stats.update(candidates=len(found), distinct_urls=len(groups), fetch_log=dict(judge.fetch_log),
                         fetched=sum(v == "network" for v in judge.fetch_log.values()),
                         from_cache=sum(v == "cache" for v in judge.fetch_log.values()),
+                        revalidated=judge.revalidated,
                         extracted=extractor.extracted, extracts_reused=judge.texts_reused,
                         duration_s=round(time.perf_counter() - started, 3))
     say(f"fetched {result.stats['fetched']} ({result.stats['from_cache']} from the cache), kept {len(result.corpus)}, "
