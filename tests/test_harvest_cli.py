@@ -102,32 +102,39 @@ def _interrupted_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, Judge: Any
         before = (tmp_path / "corpus.json").read_bytes()
         site.pages["/stats/goods-transport"] = Page(200, site.pages["/stats/goods-transport"].html.replace(
             "3.1 billion", "3.2 billion"))
-        original = Judge._fresh
+        originals = {name: getattr(Judge, name) for name in ("_fresh", "_recheck")}  # new candidates, corpus sources
 
-        async def interrupt(self: Judge, url: str) -> Any:
-            if url.endswith("/law/mobility-package"):  # Ctrl-C once the other pages are in
-                for _ in range(600):  # ... and the changed one's main text extracted (the pool starts first)
-                    await asyncio.sleep(0.05)
-                    if self.extractor.extracted:
-                        break
-                await asyncio.sleep(0.2)
-                signal.raise_signal(signal.SIGINT)
-                await asyncio.sleep(10)
-            return await original(self, url)
+        def interrupting(original: Any) -> Any:
+            async def interrupt(self: Judge, url: str) -> Any:
+                if url.endswith("/law/mobility-package"):  # Ctrl-C once the other pages are in
+                    for _ in range(600):  # ... and the changed one's main text extracted (the pool starts first)
+                        await asyncio.sleep(0.05)
+                        if self.extractor.extracted:
+                            break
+                    await asyncio.sleep(0.2)
+                    signal.raise_signal(signal.SIGINT)
+                    await asyncio.sleep(10)
+                return await original(self, url)
+            return interrupt
 
-        monkeypatch.setattr(Judge, "_fresh", interrupt)
+        for name, original in originals.items():
+            monkeypatch.setattr(Judge, name, interrupting(original))
         site.log.clear()
         result = cli(*args, "-q", "--max-age", "0")
         assert result.exit_code == 130 and "interrupted" in result.stderr, (result.exit_code, result.stderr,
                                                                              f"SIGINT handler before: {previous!r}")
         assert (tmp_path / "corpus.json").read_bytes() == before  # untouched, not half-written
         refetched = {p for p in site.log if p.startswith(("/stats", "/news", "/law"))}
-        monkeypatch.setattr(Judge, "_fresh", original)
+        for name, original in originals.items():
+            monkeypatch.setattr(Judge, name, original)
         site.log.clear()
         assert cli(*args, "-q").exit_code == 0
         again = {p for p in site.log if p.startswith(("/stats", "/news", "/law"))}
     assert "/stats/goods-transport" in refetched and "/law/mobility-package" not in refetched
-    assert again == set()  # the interrupted run's fetches (and the first run's) came from the cache
+    # the corpus's sources are re-checked on every harvest (issue 25 item 2); every other candidate the
+    # interrupted run (or the first run) fetched came from the cache
+    sources = {"/" + e["url"].split("/", 3)[3] for e in json.loads(before)}
+    assert {p for p in again if "citecheck-probe" not in p} == sources
     corpus = json.loads((tmp_path / "corpus.json").read_text())
     assert any("3.2 billion" in e["body_excerpt"] for e in corpus)
 
