@@ -129,7 +129,8 @@ async def audit_inputs(inputs: Inputs, config: Config, registry: Registry, *, on
         return judge(inputs, config, registry, corpus=corpus, started=started)
     # the page rules are prepared where they first run: in each page worker, or here without a pool
     engine = Engine(resolve(registry, config, defer=("page",)))
-    refs = references_of(inputs, config, engine)
+    bibs = _bibliographies(inputs, config)
+    refs = references_of(inputs, config, engine, bibs)
     judged = {ref.url for found in refs.values() for ref in found if ref.url}
     urls = [url for url in fetchable((link for doc in inputs.documents for link in doc.links), engine)
             if url not in judged]
@@ -161,7 +162,7 @@ async def audit_inputs(inputs: Inputs, config: Config, registry: Registry, *, on
         if outage is None:
             store_facts(lookups, config, cache)
         report = judge(inputs, config, registry, online=True, corpus=corpus, started=started, engine=engine,
-                       stage=stage, references=refs, lookups=lookups)
+                       stage=stage, references=refs, lookups=lookups, bibliographies=bibs)
     finally:
         stage.close()
         if cache is not None:
@@ -193,12 +194,13 @@ def _open_cache(config: Config) -> Any:
 def judge(inputs: Inputs, config: Config, registry: Registry, *, pages: Mapping[str, Page] | None = None,
           online: bool = False, corpus: Corpus | None = None, started: float | None = None,
           engine: Engine | None = None, stage: PageStage | None = None,
-          references: Mapping[str, tuple[Any, ...]] | None = None, lookups: Any = None) -> Report:
+          references: Mapping[str, tuple[Any, ...]] | None = None, lookups: Any = None,
+          bibliographies: Any = None) -> Report:
     """Every active rule over the extracted inputs and the fetched pages: the link rules and most
     memo rules here, the page rules and M008 on the page stage (`stage`, which has the pages, or
     an in-process one given `pages`). Synchronous: an offline audit never starts an event loop."""
     started = started if started is not None else time.perf_counter()
-    bibs = _bibliographies(inputs, config)
+    bibs = bibliographies if bibliographies is not None else _bibliographies(inputs, config)
     # a stage with nothing to judge (pages in an offline audit, corpora in a memo's) is never prepared
     defer = ("page",) * (not (pages or stage)) + ("corpus",) * (not inputs.corpora) + ("bibliography",) * (not bibs.loaded)
     defer += ("reference",) * (not lookups)
@@ -239,6 +241,7 @@ def judge(inputs: Inputs, config: Config, registry: Registry, *, pages: Mapping[
         findings += parent.check_corpus(corp)
     for bib in bibs.unique():
         findings += parent.check_bibliography(bib)
+        findings += parent.check_references(cited((references or {}).get(bib.path, ()), lookups), bib.path)
     for problem in [*inputs.problems, *bibs.problems]:
         findings.append(parent.meta(problem.rule, Location(problem.path, 1, 1), problem.message))
     findings = fold_derived(dedupe_findings(sorted(findings, key=finding_order)))  # one finding per broken link

@@ -8,13 +8,18 @@ from typing import Any
 
 ENDPOINTS: Mapping[str, str] = {
     "doi": "https://doi.org", "crossref": "https://api.crossref.org", "datacite": "https://api.datacite.org",
-    "arxiv": "https://export.arxiv.org/api/query", "pubmed": "https://eutils.ncbi.nlm.nih.gov/entrez/eutils"}
+    "arxiv": "https://export.arxiv.org/api/query", "pubmed": "https://eutils.ncbi.nlm.nih.gov/entrez/eutils",
+    "dblp": "https://dblp.org/search/publ/api"}
 # seconds between two requests to a registry, and how many at once, as each documents its limits:
 # arXiv one request per 3 s on one connection; Crossref 5 single lookups/s one at a time (public pool:
 # 10/s, 3 at once with `mailto`); NCBI 3/s without an API key; DataCite 3,000 per 5 minutes
 PACE: Mapping[str, tuple[float, int]] = {
     "doi": (0.05, 4), "crossref": (0.2, 1), "crossref-polite": (0.1, 3), "datacite": (0.1, 2),
+    "crossref-search": (1.0, 1), "crossref-search-polite": (0.34, 1), "dblp": (1.0, 1),
     "arxiv": (3.0, 1), "pubmed": (0.34, 1)}
+
+
+SEARCHABLE = ("crossref", "datacite", "arxiv", "dblp")
 
 
 @dataclass(frozen=True)
@@ -28,14 +33,16 @@ class ScholarlyConfig:
     batch: int = 100  # identifiers per arXiv / PubMed request
     found_days: float = 30.0  # a found record is fresh this long in the fact cache
     absent_days: float = 1.0  # an authoritative "does not exist" this long
+    # registries searched, in order, for references without an identifier (dblp is opt-in)
+    search: tuple[str, ...] = ("crossref", "datacite", "arxiv")
 
 
 def scholarly_config(raw: Any, fail: Any) -> ScholarlyConfig:
     """`scholarly: {enabled, mailto, endpoints: {doi, crossref, datacite, arxiv, pubmed}, pace: {name: [s, n]},
-    batch, found-days, absent-days}`."""
+    batch, found-days, absent-days, search: [crossref, datacite, arxiv, dblp]}`."""
     if not isinstance(raw, dict):
         raise fail("scholarly", "scholarly must be a mapping")
-    known = {"enabled", "mailto", "endpoints", "pace", "batch", "found-days", "absent-days"}
+    known = {"enabled", "mailto", "endpoints", "pace", "batch", "found-days", "absent-days", "search"}
     unknown = sorted({str(k) for k in raw} - known)
     if unknown:
         raise fail(unknown[0], f"unknown scholarly key {unknown[0]!r} (known: {', '.join(sorted(known))})")
@@ -60,11 +67,15 @@ def scholarly_config(raw: Any, fail: Any) -> ScholarlyConfig:
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= 10_000:
             raise fail(key, f"scholarly.{key} must be a positive number, got {value!r:.40}")
         numbers[key.replace("-", "_")] = value
+    search = raw.get("search", list(ScholarlyConfig().search))
+    if (not isinstance(search, list) or not search
+            or not all(isinstance(s, str) and s in SEARCHABLE for s in search)):
+        raise fail("search", f"scholarly.search must list some of {', '.join(SEARCHABLE)} (in the order to ask them)")
     if not isinstance(raw.get("enabled", True), bool):
         raise fail("enabled", "scholarly.enabled must be true or false")
     return ScholarlyConfig(enabled=raw.get("enabled", True), mailto=str(raw.get("mailto") or ""), endpoints=endpoints,
                            pace=pace, batch=int(numbers["batch"]), found_days=float(numbers["found_days"]),
-                           absent_days=float(numbers["absent_days"]))
+                           absent_days=float(numbers["absent_days"]), search=tuple(dict.fromkeys(search)))
 
 
 def narrowed_scholarly(settings: ScholarlyConfig, ignored: tuple[str, ...]) -> tuple[ScholarlyConfig, tuple[str, ...]]:

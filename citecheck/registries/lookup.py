@@ -31,7 +31,7 @@ from citecheck.registries.parse import (
     handle_code,
 )
 from citecheck.registryconfig import ScholarlyConfig
-from citecheck.scholarly.ids import Identifier, possible_arxiv
+from citecheck.scholarly.ids import SEARCH, Identifier, possible_arxiv
 from citecheck.scholarly.records import Lookup, Status
 
 if TYPE_CHECKING:
@@ -57,8 +57,12 @@ class Lookups:
         return self.found.get(ident.key)
 
 
-def fact_key(ident: Identifier, endpoints: Mapping[str, str]) -> str:
+def fact_key(ident: Identifier, endpoints: Mapping[str, str], searched: Iterable[str]) -> str:
     """The request URL an identifier's facts are filed under (its authority's endpoint)."""
+    if ident.kind == SEARCH:
+        from citecheck.registries.search import search_key  # rapidfuzz: only for a run that searches
+
+        return search_key(ident, endpoints, searched)
     if ident.kind == "doi":
         return f"{endpoints['doi']}/api/handles/{quote(ident.value, safe='/')}"
     if ident.kind == "arxiv":
@@ -67,6 +71,8 @@ def fact_key(ident: Identifier, endpoints: Mapping[str, str]) -> str:
 
 
 def _endpoints_for(ident: Identifier, endpoints: Mapping[str, str]) -> list[str]:
+    if ident.kind == SEARCH:
+        return [endpoints[name] for name in ("crossref", "datacite", "arxiv", "dblp") if name in endpoints]
     if ident.kind == "doi":
         return [endpoints["doi"], endpoints["crossref"], endpoints["datacite"]]
     return [endpoints[ident.kind if ident.kind == "arxiv" else "pubmed"]]
@@ -98,8 +104,9 @@ class Registries:
             dois = [i for i in todo if i.kind == "doi"]
             arxiv = [i for i in todo if i.kind == "arxiv"]
             pmids = [i for i in todo if i.kind == "pmid"]
+            searches = [i for i in todo if i.kind == SEARCH]
             await asyncio.gather(*(self._doi(http, i, out) for i in dois), self._arxiv(http, arxiv, out),
-                                 self._pubmed(http, pmids, out))
+                                 self._pubmed(http, pmids, out), self._search(http, searches, out))
             out.replies, out.connected = list(http.replies), set(http.connected)
         return out
 
@@ -108,7 +115,7 @@ class Registries:
         if self.cache is None:
             return wanted
         admitted = [i for i in wanted if all(self.cache.admits(e) for e in _endpoints_for(i, self.endpoints))]
-        keys = {fact_key(i, self.endpoints): i for i in admitted}
+        keys = {fact_key(i, self.endpoints, self.settings.search): i for i in admitted}
         stored = self.cache.get_extras(KIND, list(keys))
         now = time.time()
         for key, data in stored.items():
@@ -133,7 +140,7 @@ class Registries:
     def _settle(self, ident: Identifier, lookup: Lookup, out: Lookups) -> None:
         out.found[ident.key] = lookup
         if lookup.status is not Status.UNVERIFIABLE and self.cache is not None:
-            out.facts[fact_key(ident, self.endpoints)] = {"fetched": time.time(), "policy": self.cache.policy,
+            out.facts[fact_key(ident, self.endpoints, self.settings.search)] = {"fetched": time.time(), "policy": self.cache.policy,
                                                          "lookup": lookup.to_dict()}
 
     # DOIs -----------------------------------------------------------------------------------------
@@ -203,6 +210,16 @@ class Registries:
                 else:
                     self._settle(ident, Lookup(Status.ABSENT, None, "the arXiv API has no entry for this ID", "arxiv"),
                                  out)
+
+    # references without an identifier -----------------------------------------------------------
+    async def _search(self, http: RegistryHttp, idents: list[Identifier], out: Lookups) -> None:
+        if not idents:
+            return
+        from citecheck.registries.search import search
+
+        found = await search(http, idents, self.endpoints, self.settings.mailto, self.settings.search)
+        for ident, lookup in found.items():
+            self._settle(ident, lookup, out)
 
     # PubMed ---------------------------------------------------------------------------------------
     async def _pubmed(self, http: RegistryHttp, idents: list[Identifier], out: Lookups) -> None:

@@ -13,13 +13,18 @@ if TYPE_CHECKING:
     from citecheck.extract import Inputs
 
 
-def scholarly_references(inputs: Inputs, config: Config, engine: Engine) -> dict[str, tuple[Any, ...]]:
-    """Each document's scholarly references (docs/scholarly.md), when a reference rule is active."""
+def scholarly_references(inputs: Inputs, config: Config, engine: Engine, bibs: Any = None) -> dict[str, tuple[Any, ...]]:
+    """Each document's and bibliography's scholarly references (docs/scholarly.md): identifiers, and
+    reference items and entries without one (found by search), when a reference rule is active."""
     if not config.scholarly.enabled or not engine.by_stage.get("reference"):
         return {}
     from citecheck.scholarly.references import references
+    from citecheck.scholarly.unlinked import bib_references, unlinked_references
 
-    return {doc.path: references(doc) for doc in inputs.documents}
+    out = {doc.path: references(doc) + unlinked_references(doc) for doc in inputs.documents}
+    for bib in bibs.unique() if bibs is not None else ():
+        out[bib.path] = out.get(bib.path, ()) + bib_references(bib)
+    return out
 
 
 async def lookup(identifiers: list[Any], config: Config, registries: Any, cache: Any) -> Any:

@@ -15,6 +15,9 @@ DOI_HOSTS = frozenset({"doi.org", "dx.doi.org", "www.doi.org"})
 ARXIV_HOSTS = frozenset({"arxiv.org", "www.arxiv.org", "export.arxiv.org"})
 PUBMED_HOSTS = frozenset({"pubmed.ncbi.nlm.nih.gov", "www.ncbi.nlm.nih.gov", "ncbi.nlm.nih.gov"})
 ARXIV_DOI_PREFIX = "10.48550/arxiv."
+# a reference without an identifier, judged by registry search (`citecheck.scholarly.unlinked`): its
+# value is "title|first author's surname|year" as claimed, what the search asks and validates
+SEARCH = "search"
 
 _DOI = re.compile(r"10\.\d{4,9}/\S+")
 _NEW_ARXIV = re.compile(r"(\d{4}\.\d{4,5})(v\d+)?")
@@ -31,7 +34,8 @@ TEXT_PATTERN = re.compile(
 
 @dataclass(frozen=True, order=True)
 class Identifier:
-    """A registered work's identifier: `kind` doi | arxiv | pmid, `value` normalised (the key)."""
+    """A registered work's identifier: `kind` doi | arxiv | pmid, `value` normalised (the key); kind
+    `search` stands for a reference without one, to be found by registry search."""
 
     kind: str
     value: str
@@ -43,7 +47,9 @@ class Identifier:
 
     @property
     def url(self) -> str:
-        """The identifier's canonical resolver URL."""
+        """The identifier's canonical resolver URL ('' for a reference found by search)."""
+        if self.kind == SEARCH:
+            return ""
         if self.kind == "doi":
             return f"https://doi.org/{self.value}"
         if self.kind == "arxiv":
@@ -52,6 +58,9 @@ class Identifier:
 
     @property
     def label(self) -> str:
+        if self.kind == SEARCH:
+            title = self.value.split("|", 1)[0]
+            return f"reference \"{title[:80]}{'…' if len(title) > 80 else ''}\""
         return {"doi": "DOI", "arxiv": "arXiv ID", "pmid": "PubMed ID"}[self.kind] + f" {self.value}{self.version}"
 
     @property

@@ -77,6 +77,7 @@ class Status(str, enum.Enum):
     FOUND = "found"  #: registered, with a record (or without one: `Lookup.record` is None)
     ABSENT = "absent"  #: the registry said authoritatively that the identifier does not exist
     UNVERIFIABLE = "unverifiable"  #: the registry could not answer (429, 5xx, timeout, refused)
+    UNINDEXED = "unindexed"  #: searched for, no registry asked knows the work (never "does not exist")
 
 
 @dataclass(frozen=True)
