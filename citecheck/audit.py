@@ -228,7 +228,7 @@ def judge(inputs: Inputs, config: Config, registry: Registry, *, pages: Mapping[
     ignored: dict[str, int] = {}
     for doc, doc_findings in zip(inputs.documents, per_doc, strict=True):
         doc_findings += from_stage.get(doc.path, [])
-        doc_findings += [parent.meta("E005", where, "structure beyond a parser limit (nesting depth, paragraph or "
+        doc_findings += [parent.meta("E005", where, "structure beyond a parser limit (nesting depth, brackets, paragraph or "
                                      "document size); the content there was scanned as plain text") for where in doc.too_deep
                          if parent.meta_active("E005")]
         applied = parent.apply_directives(doc, doc_findings, registry.rules, honour=config.inline_directives)

@@ -73,14 +73,17 @@ Passing example: `memos/` holds regular files only.""", _never, origin="citechec
 
 TOO_DEEP = RuleSpec(
     "E005", "parser-limit", "engine", Severity.WARNING,
-    """Markdown or HTML beyond a parser limit (nesting depth, paragraph or document size); content still scanned.
+    """Markdown or HTML beyond a parser limit (nesting depth, brackets, paragraph or document size); content still scanned.
 
 Parsers bound their work: 64 nested Markdown containers, 2,048 nested HTML elements, 256 KiB of
-text in one Markdown paragraph, 4 MiB of Markdown in one file. Past a limit, citecheck reads the content as plain text: every URL there is
+text in one Markdown paragraph, link labels that need more than two scanning steps a character
+(runs of `[`: markdown-it's label scan recurses into each one), 4 MiB of Markdown in one file.
+Past a limit, citecheck reads the content as plain text: every URL there is
 still reported, so no structure can hide a link, but its kind, link text, code flag and footnote
 context may be wrong. Renderers show such content, so a reviewer should look at it.
 
-Failing example: a link inside forty nested list items, or inside 3,000 nested `<div>` elements.
+Failing example: a link inside forty nested list items, inside 3,000 nested `<div>` elements, or
+after 3,000 `[` in one paragraph.
 Passing example: a memo whose lists and quotes nest a few levels deep.""", _never, origin="citecheck.engine", verdict=Verdict.INPUT)
 
 META_RULES = (INTERNAL_ERROR, INVALID_DIRECTIVE, SUPPRESSION_REASON, UNREADABLE_INPUT, SPECIAL_FILE, TOO_DEEP)
