@@ -251,13 +251,26 @@ def judge(inputs: Inputs, config: Config, registry: Registry, *, pages: Mapping[
               and lookups.get(ref.identifier) is not None}
     report = Report(findings, suppressed, inputs, pages, online, parent.crashed or stage.crashed,
                     time.perf_counter() - started,
-                    summarize(inputs.documents, findings, checked_urls(pages) | judged, with_corpus=corpus is not None,
+                    summarize(inputs.documents, findings, (checked_urls(pages) - stage.unjudged) | judged,
+                              with_corpus=corpus is not None,
                               with_bibliography=set(bibs.by_memo) - bibs.broken),
                     suppressions=uses, directives_ignored=ignored)
+    if stage.lost:
+        _unscored(report, len(stage.unjudged))
     if lookups is not None and references:
         report.lookups = lookups
         report.extra_summary["references"] = summary(references, lookups)
     return report
+
+
+def _unscored(report: Report, unjudged: int) -> None:
+    """A page-stage worker was lost: its pages are "unchecked" (never ok) and no score is computed
+    over pages and claims nobody judged; the run exits 2 (`crashed`, with the E000 findings)."""
+    summary = report.extra_summary
+    summary.update(citation_truth_score=None, unjudged=unjudged)
+    summary["memos"] = dict.fromkeys(summary.get("memos") or {})
+    for section in (summary.get("sections") or {}).values():
+        section["score"] = None
 
 
 def _bibliographies(inputs: Inputs, config: Config) -> Any:

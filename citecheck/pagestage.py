@@ -106,6 +106,7 @@ class PageStage:
         self.found: dict[str, list[Finding]] = {}
         self.crashed = False
         self.lost = ""
+        self.unjudged: set[str] = set()  # URLs of page batches a lost worker took with it: "unchecked", never ok
         self.workers = workers
         self._batch: list[Item] = []
         self._running: list[Future[Any]] = []
@@ -114,6 +115,7 @@ class PageStage:
         self._some_done = False
         self._memo: list[Future[Any]] = []
         self._batches: dict[Future[Any], Any] = {}  # each running batch as sent (`_steal`)
+        self._urls: dict[Future[Any], list[str]] = {}  # each running batch's URLs (`unjudged` if it is lost)
         self._here: list[Any] = []  # shares of the shardable memo rules the parent runs (`_share_memo`)
         self._shared = False  # the shardable memo rules' shares are sent
         self._unparsed = False  # some page came with a body still to parse (its facts are not known yet)
@@ -186,6 +188,7 @@ class PageStage:
         if self._batch:
             batch = self._spool.put(self._batch) if self._spool else self._batch
             future = self._task("pages", batch)
+            self._urls[future] = [item[0] for item in self._batch]
             self._batch = []
             self._running.append(future)
             self._batches[future] = batch
@@ -198,15 +201,18 @@ class PageStage:
             if not future.cancel():  # a worker has it, and every batch before it
                 return
             self._running.remove(future)
+            self._urls.pop(future, None)
             self._complete(*self.judges.pages(self._batches.pop(future)))
 
     def _take(self, future: Future[Any]) -> None:
         self._running.remove(future)
         self._batches.pop(future, None)
+        urls = self._urls.pop(future, [])
         try:
             found, completed = future.result()
         except Exception as err:  # noqa: BLE001 - a lost worker is reported, never a silent pass
             self.lost = self.lost or f"{type(err).__name__}: {err}"
+            self.unjudged.update(urls)  # no page rule ran on them: unchecked, not ok
             return
         self._complete(found, completed)
 
@@ -289,8 +295,14 @@ class PageStage:
         import asyncio  # here, not at the top: an offline audit builds a stage and never awaits it
 
         found: list[Finding]
-        found, _ = await asyncio.wrap_future(self._task("pages", [(link.url, page, None,
-                                                                    [(link.location.path, [link])])]))
+        try:
+            found, _ = await asyncio.wrap_future(self._task("pages", [(link.url, page, None,
+                                                                        [(link.location.path, [link])])]))
+        except Exception as err:  # noqa: BLE001 - a lost worker fails the candidate, never passes it
+            self.lost = self.lost or f"{type(err).__name__}: {err}"
+            self.unjudged.add(link.url)
+            found = [self.parent.meta("E000", link.location, f"a page-stage worker process failed ({self.lost}); "
+                                      "the page rules did not run on this page")]
         if any(f.rule == "E000" for f in found):
             self.crashed = True
         return found

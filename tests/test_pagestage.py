@@ -413,3 +413,39 @@ def test_the_parent_takes_over_batches_no_worker_has_started() -> None:
     titles = sorted(m.split(" by ")[0] for _, _, m in found)
     assert titles == sorted(f"p{i}" for i in range(count))  # every page once
     assert any(m.endswith(f" by {os.getpid()}") for _, _, m in found)  # the parent judged some batches
+
+
+@TWO_CORES
+def test_pages_a_lost_worker_did_not_judge_are_unchecked_and_unscored(served: Any, tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 26 item 10: a worker that dies takes its batch with it; those dead links must not read
+    as ok, the findings already made stay, and no score is computed over unjudged pages."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(Path(__file__).parent), os.environ.get("PYTHONPATH", "")]))
+    import dying_rule
+
+    from citecheck.engine.registry import Registry, build_registry
+    from citecheck.engine.rule import spec_from_module
+    from citecheck.report import render
+    from citecheck.report.gate import exit_code
+
+    builtin = build_registry()
+    registry = Registry((*builtin.rules, spec_from_module(dying_rule)), builtin.packs)
+    dead = [f"{served.base}/missing?n={n}" for n in range(40)]
+    memo = tmp_path / "memo.md"
+    memo.write_text("# M\n\n" + "".join(f"Claim {n} ([s]({url})).\n\n" for n, url in enumerate(dead))
+                    + f"Last ([d]({served.base}/echo?die=/die)).\n\nAn open claim <needs-source/>.\n", encoding="utf-8")
+    used = _pooled(monkeypatch)
+    monkeypatch.setattr(pagestage.PageStage, "_steal", lambda self: None)  # the batch must die in a worker
+    report = citecheck.audit([str(memo)], _config(), online=True, registry=registry)
+    assert used == [True] and report.crashed
+    assert exit_code(report.findings, "error", report.crashed) == 2
+    summary = report.summary
+    assert summary["outcomes"]["dead"] == 40  # what the fetch saw is still reported
+    assert summary["verdicts"].get("ok", 0) == 0 and summary["verdicts"]["unchecked"] >= 40
+    assert summary["citation_truth_score"] is None and summary["unjudged"] == 41
+    assert set(summary["memos"].values()) == {None}
+    rules = {f.rule for f in report.findings}
+    assert "E000" in rules and "M003" in rules  # findings made outside the lost batch are kept
+    text = render("text", report.findings, summary, registry=registry, report=report)
+    assert "no citation-truth score (41 page(s) not judged" in text

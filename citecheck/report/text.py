@@ -151,6 +151,8 @@ def summary_line(s: dict[str, Any]) -> str:
         value = s["citation_truth_score"]
         if s.get("network") == "unavailable":
             line += "; no citation-truth score (network unavailable)"
+        elif "unjudged" in s:
+            line += f"; no citation-truth score ({s['unjudged']} page(s) not judged: a page-stage worker failed)"
         else:
             line += "; citation-truth score n/a (no citations)" if value is None else f"; citation-truth score {value}/10"
     return line + f" in {s.get('duration_s', 0)} s"
