@@ -243,7 +243,7 @@ def judge(inputs: Inputs, config: Config, registry: Registry, *, pages: Mapping[
         findings += parent.check_bibliography(bib)
         findings += parent.check_references(cited((references or {}).get(bib.path, ()), lookups), bib.path)
     for problem in [*inputs.problems, *bibs.problems]:
-        findings.append(parent.meta(problem.rule, Location(problem.path, 1, 1), problem.message))
+        findings.append(parent.meta(problem.rule, Location(problem.path, problem.line, 1), problem.message))
     findings = fold_derived(dedupe_findings(sorted(findings, key=finding_order)))  # one finding per broken link
     from citecheck.score import summarize
 

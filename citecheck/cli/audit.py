@@ -82,7 +82,7 @@ def command(paths: tuple[str, ...], offline: bool, fmt: str, fail_on: str | None
         click.echo(f"citecheck: inputs, configuration and the {report.summary.get('fetched', 0)} cited pages are "
                    "unchanged since a stored audit: its results are reused (--no-cache audits afresh)", err=True)
     if report is None:
-        inputs = build_inputs(files, read.problems)
+        inputs = build_inputs(files, read.problems, alone=read.alone)
         if offline:
             report = judge(inputs, config, registry, corpus=corpus)
         else:

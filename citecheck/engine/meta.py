@@ -52,13 +52,16 @@ Passing example: `<!-- citecheck: disable=U001 reason="quoted from the incident 
 
 UNREADABLE_INPUT = RuleSpec(
     "E003", "unreadable-input", "engine", Severity.ERROR,
-    """A file found in a walked directory could not be audited; the others were, and the run exits 2.
+    """An input file could not be audited; the others were, and the run exits 2.
 
-One stray binary or unreadable file must not hide the findings of every other memo, nor pass
-silently: the file is named with the reason (cannot read, binary, invalid UTF-8, above
-`max-file-size`, a dangling symlink). A file named on the command line is still a one-line error.
+One stray binary, unreadable or malformed file must not hide the findings of every other memo,
+nor pass silently: the file is named with the reason (cannot read, binary, invalid UTF-8, above
+`max-file-size`, a dangling symlink, malformed front matter or corpus JSON), in a directory walk
+and among several named files alike (pre-commit passes the staged files). A single file named
+alone on the command line is the usual one-line error instead.
 
-Failing example: `citecheck audit memos/` where `memos/scan.md` is a PDF saved under a `.md` name.
+Failing example: `citecheck audit memos/` where `memos/scan.md` is a PDF saved under a `.md` name,
+or `memos/q3.md` has front matter with an unclosed `[`.
 Passing example: every file under `memos/` is a readable UTF-8 memo.""", _never, origin="citecheck.engine", verdict=Verdict.INPUT)
 
 SPECIAL_FILE = RuleSpec(

@@ -13,7 +13,7 @@ from citecheck.errors import InputError
 from citecheck.extract.corpus import load_corpus_text
 from citecheck.extract.markdown import extract_markdown
 from citecheck.extract.text import extract_text
-from citecheck.extract.walk import DEFAULT_EXCLUDE, InputFiles, Problem, gather
+from citecheck.extract.walk import DEFAULT_EXCLUDE, InputFiles, Problem, gather, problem_from
 from citecheck.models import Bibliography, Corpus, Document
 
 MARKDOWN_EXT = {".md", ".markdown", ".mdown", ".mkd", ".mdx", ".qmd", ".rmd"}
@@ -38,7 +38,7 @@ def collect(paths: Iterable[str], include: Iterable[str] = DEFAULT_INCLUDE, excl
             max_bytes: int = DEFAULT_MAX_BYTES, respect_ignore: bool = True) -> Inputs:
     """Read every path (files, directories recursively, `-` for stdin) into subjects."""
     read = read_inputs(paths, include, exclude, max_bytes, respect_ignore)
-    return build_inputs(read.files, read.problems)
+    return build_inputs(read.files, read.problems, alone=read.alone)
 
 
 def read_inputs(paths: Iterable[str], include: Iterable[str] = DEFAULT_INCLUDE, exclude: Iterable[str] = (),
@@ -49,11 +49,18 @@ def read_inputs(paths: Iterable[str], include: Iterable[str] = DEFAULT_INCLUDE, 
                   lambda data: _decode("<stdin>", data, max_bytes), respect_ignore)
 
 
-def build_inputs(files: Iterable[tuple[str, str]], problems: Iterable[Problem] = ()) -> Inputs:
-    """Extract the subjects of files read by `read_inputs`."""
+def build_inputs(files: Iterable[tuple[str, str]], problems: Iterable[Problem] = (), *, alone: bool = False) -> Inputs:
+    """Extract the subjects of files read by `read_inputs`. A file that cannot be extracted (its
+    front matter or corpus JSON is malformed) is an `E003` problem for that file, and the others
+    are extracted; `alone` (one file named, `InputFiles.alone`) raises the usual one-line error."""
     inputs = Inputs(problems=list(problems))
     for path, text in files:
-        _add(inputs, path, text)
+        try:
+            _add(inputs, path, text)
+        except InputError as err:
+            if alone:
+                raise
+            inputs.problems.append(problem_from(path, err))
     return inputs
 
 

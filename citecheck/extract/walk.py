@@ -8,8 +8,9 @@ unreadable, binary or undecodable file or a dangling symlink is an `E003` proble
 a FIFO, device or socket is skipped with an `E004` warning (opening a FIFO would block the run),
 and every other file is still audited. A path named twice (`f.md ./f.md`) is read once.
 
-A path named on the command line is read as asked (a FIFO such as `<(cmd)` included); if it
-cannot be read, that is the usual one-line error.
+A path named on the command line is read as asked (a FIFO such as `<(cmd)` included). When it is
+the only path, a file that cannot be read is the usual one-line error; among several (pre-commit
+passes the staged files) it is an `E003` problem like a walked one, and the others are audited.
 """
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ import stat
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from citecheck.errors import InputError
@@ -37,6 +39,19 @@ class Problem:
     path: str
     rule: str
     message: str
+    line: int = 1
+
+
+AUDITED_OTHERS = "; the other files were audited"
+
+
+def problem_from(path: str, err: InputError) -> Problem:
+    """The `E003` problem for a file whose reading or extraction raised `err` ("path:LINE: what")."""
+    message, line = str(err).removeprefix(f"{path}:"), 1
+    head, sep, rest = message.partition(": ")
+    if sep and head.isdigit():
+        message, line = rest, int(head)
+    return Problem(path, "E003", message.strip() + AUDITED_OTHERS, line)
 
 
 @dataclass
@@ -45,6 +60,7 @@ class InputFiles:
     files: list[tuple[str, str]] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     skipped_generated: list[str] = field(default_factory=list)
+    alone: bool = False  # one path named, not a directory: its failures are the usual one-line error
 
 
 Reader = Callable[[str, int], str]
@@ -55,18 +71,20 @@ def refuse_unreadable(problems: Iterable[Problem]) -> None:
     entry is the usual one-line error."""
     for problem in problems:
         if problem.rule == "E003":
-            raise InputError(f"{problem.path}: {problem.message.removesuffix('; the other files were audited')}")
+            where = f"{problem.path}:{problem.line}" if problem.line > 1 else problem.path
+            raise InputError(f"{where}: {problem.message.removesuffix(AUDITED_OTHERS)}")
 
 
 def gather(paths: Iterable[str], include: tuple[str, ...], exclude: tuple[str, ...], max_bytes: int,
            read: Reader, decode_stdin: Callable[[bytes], str], respect_ignore: bool = True) -> InputFiles:
     """Read every path (files, directories recursively, `-` for stdin) into an `InputFiles`."""
-    out = InputFiles()
+    paths = list(paths)
+    out = InputFiles(alone=len(paths) == 1 and not Path(paths[0]).is_dir())
     seen: set[str] = set()
     exclude = exclude + DEFAULT_EXCLUDE
     for raw in paths:
         if raw == "-":
-            out.files.append(("<stdin>", decode_stdin(sys.stdin.buffer.read(max_bytes + 1))))
+            _read_named("<stdin>", lambda: decode_stdin(sys.stdin.buffer.read(max_bytes + 1)), out)
             continue
         path = Path(raw)
         if path.is_dir():
@@ -78,7 +96,7 @@ def gather(paths: Iterable[str], include: tuple[str, ...], exclude: tuple[str, .
                     _read_walked(str(file), max_bytes, read, out)
         elif path.exists() or path.is_fifo():
             if _first_time(raw, seen):
-                out.files.append((raw, read(raw, max_bytes)))
+                _read_named(raw, partial(read, raw, max_bytes), out)
         else:
             raise InputError(f"{raw}: no such file or directory")
     return out
@@ -92,12 +110,21 @@ def _first_time(path: str, seen: set[str]) -> bool:
     return True
 
 
+def _read_named(path: str, read: Callable[[], str], out: InputFiles) -> None:
+    try:
+        out.files.append((path, read()))
+    except InputError as err:
+        if out.alone:
+            raise
+        out.problems.append(problem_from(path, err))
+
+
 def _read_walked(path: str, max_bytes: int, read: Reader, out: InputFiles) -> None:
     try:
         st = os.stat(path)
     except OSError as err:
         what = "dangling symlink" if os.path.islink(path) else "cannot read"
-        out.problems.append(Problem(path, "E003", f"{what}: {err.strerror or err}; the other files were audited"))
+        out.problems.append(Problem(path, "E003", f"{what}: {err.strerror or err}{AUDITED_OTHERS}"))
         return
     if not stat.S_ISREG(st.st_mode):
         kind = next((name for test, name in _KINDS if test(st.st_mode)), "not a regular file")
@@ -106,8 +133,7 @@ def _read_walked(path: str, max_bytes: int, read: Reader, out: InputFiles) -> No
     try:
         text = read(path, max_bytes)
     except InputError as err:
-        message = str(err).removeprefix(f"{path}: ").removeprefix(f"{path}:")
-        out.problems.append(Problem(path, "E003", f"{message}; the other files were audited"))
+        out.problems.append(problem_from(path, err))
         return
     if GENERATED_MARK in text[:2048]:
         out.skipped_generated.append(path)
