@@ -26,6 +26,9 @@ from citecheck.extract import DEFAULT_INCLUDE, load_corpus
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="Master list (JSON).")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False), help="Also write a Markdown report.")
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), help="Also write a CSV report.")
+@click.option("--sqlite", "sqlite_path", type=click.Path(dir_okay=False),
+              help="Also append this run to a SQLite database of sources, verdicts (with evidence and dates) and "
+                   "runs, with full-text search over titles and excerpts (needs the sqlite extra).")
 @click.option("--offline", is_flag=True, help="Only the offline rules: do not fetch.")
 @click.option("--from-cache", "from_cache_", is_flag=True,
               help="List every URL the fetch cache holds facts for (a team cache: every source every runner "
@@ -34,7 +37,8 @@ from citecheck.extract import DEFAULT_INCLUDE, load_corpus
               help="Also write the URLs that passed as a corpus (stable src-NNN IDs; an existing corpus is extended).")
 @config_options
 @fetch_options
-def command(runs: tuple[str, ...], output: str, report_path: str | None, csv_path: str | None, offline: bool,
+def command(runs: tuple[str, ...], output: str, report_path: str | None, csv_path: str | None,
+            sqlite_path: str | None, offline: bool,
             from_cache_: bool, corpus_out: str | None, config_path: str | None, select: tuple[str, ...], ignore: tuple[str, ...], rule_dirs: tuple[str, ...],
             **fetch: Any) -> None:
     """Merge the URLs of many runs (memos, corpora, research files; directories recursively),
@@ -43,6 +47,7 @@ def command(runs: tuple[str, ...], output: str, report_path: str | None, csv_pat
     \b
     Examples:
       citecheck curate runs/2026-11-* -o master.json --report master.md --csv master.csv
+      citecheck curate runs/2026-12-* -o master.json --sqlite sources.db
       citecheck curate --from-cache --cache postgresql://citecheck@db/citecheck -o sources.json
     """
     if bool(runs) == from_cache_:
@@ -54,7 +59,7 @@ def command(runs: tuple[str, ...], output: str, report_path: str | None, csv_pat
                      [*runs, config_path])
     config = build_config(config_path, select, ignore, rule_dirs, **fetch)
     if from_cache_:
-        _from_cache(config, output, report_path, csv_path, corpus_out)
+        _from_cache(config, output, report_path, csv_path, corpus_out, sqlite_path)
         return
     if corpus_out and os.path.exists(corpus_out):  # a corpus that cannot be extended fails before any output
         load_corpus(corpus_out, config.max_file_size)
@@ -75,13 +80,13 @@ def command(runs: tuple[str, ...], output: str, report_path: str | None, csv_pat
                "summary": {"distinct_urls": len(ordered), "occurrences": sum(e.occurrences for e in ordered),
                            "fetched": len(pages), "verdicts": dict(sorted(verdicts.items()))}}
     _write(output, payload, ordered, config, (report_path, markdown_report(ordered)) if report_path else None,
-           csv_path, corpus_out)
+           csv_path, corpus_out, (sqlite_path, "runs", list(runs)) if sqlite_path else None)
     click.echo(f"{len(ordered)} distinct URL(s) from {len(runs)} run(s): "
                + ", ".join(f"{v} {k}" for k, v in sorted(verdicts.items())), err=True)
 
 
 def _from_cache(config: Any, output: str, report_path: str | None, csv_path: str | None,
-                corpus_out: str | None) -> None:
+                corpus_out: str | None, sqlite_path: str | None) -> None:
     from citecheck.fetch.cache import default_path, is_team_cache, open_store
     from citecheck.fetch.guard import Guard
 
@@ -102,15 +107,22 @@ def _from_cache(config: Any, output: str, report_path: str | None, csv_path: str
     payload = {"version": 1, "cache": where, "urls": [e.to_dict() for e in ordered],
                "summary": {"distinct_urls": len(ordered), "verdicts": dict(sorted(verdicts.items()))}}
     _write(output, payload, ordered, config,
-           (report_path, cache_markdown_report(ordered, where)) if report_path else None, csv_path, corpus_out)
+           (report_path, cache_markdown_report(ordered, where)) if report_path else None, csv_path, corpus_out,
+           (sqlite_path, "cache", [where]) if sqlite_path else None)
     click.echo(f"{len(ordered)} URL(s) with facts in {where}: "
                + ", ".join(f"{v} {k}" for k, v in sorted(verdicts.items())), err=True)
 
 
 def _write(output: str, payload: dict[str, Any], ordered: list[Any], config: Any,
-           report: tuple[str, str] | None, csv_path: str | None, corpus_out: str | None) -> None:
-    """The JSON list, then the Markdown report (path, text), the CSV and the corpus when asked for."""
+           report: tuple[str, str] | None, csv_path: str | None, corpus_out: str | None,
+           sqlite: tuple[str, str, list[str]] | None = None) -> None:
+    """The JSON list, then the Markdown report (path, text), the CSV, the SQLite database (path,
+    source, inputs) and the corpus when asked for."""
     atomic_write(output, json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
+    if sqlite is not None:
+        from citecheck.curatedb import write_sqlite
+
+        write_sqlite(sqlite[0], ordered, sqlite[1], sqlite[2])
     if report is not None:
         atomic_write(*report)
     if csv_path:
