@@ -7,8 +7,9 @@ YouTube", "Antes de ir a Google Maps") hide the content from an automated reader
 they are reported here too. Evidence: status 401/407; a redirect to a login path
 (`/login?returnUri=…`, `/signin`, `ServiceLogin`); a redirect whose target carries the cited page
 back in a return parameter (`/account?next=/doc/42`, `?return_to=`, `?returnUrl=`) and is a sign-in
-step (an auth path word, a sign-in title or a password field); a sign-in title on a short page or a
-page with a password field; a short page that is a sign-in form (a password field and sign-in
+step (an auth path word, a sign-in title or a password field); a page that is itself a sign-in
+page: a sign-in title ("Login to Your Account") on a short page or on a page with a password field
+anywhere in it; a short page that is a sign-in form (a password field and sign-in
 words, and no word of the cited URL's slug in its title or text); a "you must be logged in to view" notice on a short page; a consent host or title.
 A login box beside real content (a forum's sidebar, a "Log in" button) is not a wall: every
 content signal needs a short page. All are *unverifiable*, not dead: a warning. Markers in several
@@ -117,7 +118,10 @@ def sign_in_evidence(page: Page, options: Mapping[str, Any], lists: Lists) -> li
         challenge = page.headers.get("www-authenticate", "").strip()
         return [f"HTTP {page.status}", *([f"WWW-Authenticate {challenge[:80]!r}"] if challenge else []),
                 *([f"title {page.title!r}"] if page.title else [])]
-    has_password = _PASSWORD.search(lower(page.html_sample or "")) is not None
+    # the parser notes a password input anywhere in the page (`form:password`); the markup sample
+    # holds only the first 8 KiB, which a page's styles and scripts can fill before its form
+    has_password = page.meta.get("form:password") == "true" \
+        or _PASSWORD.search(lower(page.html_sample or "")) is not None
     redirected = redirect_evidence(page, lists, has_password)
     if redirected:
         return redirected

@@ -25,6 +25,11 @@ PARSE_MAX = 1024 * 1024
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 _DROP = ("script", "style", "noscript", "template", "svg", "head", "iframe", "object")
 _DROP_SET = frozenset(_DROP)
+# Site chrome that is not the page's own text: menus and footers can fill the whole text sample
+# before the article (or the wall notice under its teaser) begins.
+_CHROME = ("nav", "footer")
+_CHROME_ROLES = frozenset({"navigation", "contentinfo"})
+PASSWORD_FIELD = "form:password"  # a meta key: "true" when the page has a password input (a sign-in form)
 # collect_ids=False: no id→element table (nothing here looks elements up by id; ~6 % of a parse)
 _PARSER = etree.HTMLParser(remove_comments=True, remove_pis=True, collect_ids=False)
 _BYTES_PARSER = etree.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True, collect_ids=False)
@@ -84,9 +89,12 @@ def _head_facts(root: etree._Element) -> tuple[str, str, dict[str, str]]:
     title_el = link_href = None
     meta: dict[str, str] = {}
     scripts: list[etree._Element] = []
-    for el in root.iter("title", "meta", "link", "script"):
+    for el in root.iter("title", "meta", "link", "script", "input"):
         tag = el.tag
-        if tag == "meta":
+        if tag == "input":
+            if (el.get("type") or "").strip().lower() == "password":
+                meta[PASSWORD_FIELD] = "true"
+        elif tag == "meta":
             if len(meta) < 200:
                 _add_meta(el, meta)
         elif tag == "script":
@@ -138,8 +146,22 @@ def _json_ld(raw: str, out: dict[str, str]) -> None:
             stack.extend(v for k, v in item.items() if isinstance(v, (dict, list)) and k != "isAccessibleForFree")
 
 
+def _drop_keeping_tail(el: etree._Element) -> None:
+    parent = el.getparent()
+    if parent is None:
+        return
+    if el.tail:
+        previous = el.getprevious()
+        if previous is not None:
+            previous.tail = (previous.tail or "") + el.tail
+        else:
+            parent.text = (parent.text or "") + el.tail
+    parent.remove(el)
+
+
 def visible_text(root: etree._Element, limit: int = TEXT_MAX) -> str:
-    """Whitespace-collapsed text outside script/style/head, cut at `limit` characters.
+    """Whitespace-collapsed text outside script/style/head and site chrome (menus, footers: `nav`,
+    `footer`, role navigation or contentinfo), cut at `limit` characters.
 
     Drops the invisible subtrees first (keeping their tails), then walks the text once: linear in
     the document however deep it nests. Mutates `root`, so call it after the other extractions."""
@@ -147,7 +169,10 @@ def visible_text(root: etree._Element, limit: int = TEXT_MAX) -> str:
     start = body if body is not None else root
     if start.tag in _DROP_SET:
         return ""
-    etree.strip_elements(start, *_DROP, with_tail=False)
+    etree.strip_elements(start, *_DROP, *_CHROME, with_tail=False)
+    for el in start.xpath(".//*[@role]"):  # XPath: a C walk; most pages have few role attributes
+        if (el.get("role") or "").strip().lower() in _CHROME_ROLES:
+            _drop_keeping_tail(el)
     # The text is the chunks' words joined by single spaces, up to the first chunk that brings the
     # raw size (blank chunks aside) past `limit`: its first `limit` characters are those of any
     # longer run of chunks. So the chunks are joined first and collapsed once, not one by one.
