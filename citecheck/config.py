@@ -68,8 +68,8 @@ class Config:
     ignore: tuple[str, ...] = ()
     fail_on: str = "error"
     rules: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # id/slug -> {severity, enabled, options}
-    firm: Mapping[str, Any] = field(default_factory=dict)
-    company: Mapping[str, Any] = field(default_factory=dict)
+    firm: Mapping[str, Any] | str = field(default_factory=dict)  # a mapping, or a profile's name
+    company: Mapping[str, Any] | str = field(default_factory=dict)  # a mapping, or the company's name
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
     max_file_size: int = 20 * 1024 * 1024
@@ -223,7 +223,10 @@ def build(raw: Mapping[str, Any], path: str = "", text: str = "") -> Config:
         raise fail("fail-on", f"fail-on must be one of {', '.join(SEVERITIES)}, got {fail_on!r}")
     rules = _rules(merged.get("rules") or {}, fail)
     fetch = _fetch(merged.get("fetch") or {}, fail)
-    for key in ("firm", "company", "providers", "harvest", "write"):
+    for key in ("firm", "company"):  # as in front matter: a mapping, or a name (`firm: brazilian-vc`)
+        if not isinstance(merged.get(key) or {}, (dict, str)):
+            raise fail(key, f"{key} must be a mapping or a name")
+    for key in ("providers", "harvest", "write"):
         if not isinstance(merged.get(key) or {}, dict):
             raise fail(key, f"{key} must be a mapping")
     inline = merged.get("inline-directives", True)

@@ -96,6 +96,8 @@ def test_from_cache_lists_every_stored_source_with_its_latest_facts(cache_locati
            "| Freight rates 2026 |" in report.read_text()
     assert "PASSWORD" not in done.output and "s3cret" not in out.read_text()
     assert table.read_text().splitlines()[0].endswith(",fetched_at,kind")
+    # the row stored under another URL policy is not listed, and the run says so (issue 25)
+    assert "1 more stored fact(s) not listed: fetched under another URL policy" in done.output
 
 
 def test_from_cache_refuses_runs_too_and_a_cache_that_is_not_there(tmp_path: Path) -> None:

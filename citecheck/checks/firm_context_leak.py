@@ -9,9 +9,10 @@ whole-word, case-insensitive use of a firm term the company does not claim. A te
 it equals or is contained in one of the company's geographies (or the other way round), or when
 the firm profile lists it under a claimed geography in `related`. `profile: NAME` (option, or
 `profile:` inside `firm:`) starts from a named profile in the `firm_profiles` pack
-(rules/firm_profiles.yaml ships `indonesian-vc`). URLs are not scanned (the U and H rules judge
-them), nor are lines that name the firm itself while `allow_firm_name` is true. No firm profile,
-no findings.
+(rules/firm_profiles.yaml ships several, such as `indonesian-vc`; `citecheck rules M001` lists
+them); `firm: NAME` alone, in the config or in front matter, names a profile. URLs are not
+scanned (the U and H rules judge them), nor are lines that name the firm itself while
+`allow_firm_name` is true. No firm profile, no findings.
 
 Configuration outranks content: the memo's front matter may add terms to a configured firm profile,
 never remove or replace its name, terms or `related` groups, and a configured company profile

@@ -7,7 +7,8 @@ the corpus entry's summary and `body_excerpt` (with `--corpus`), or the fetched 
 text (online) — citecheck finds the best-matching passage (lexical coverage of the claim's
 content words plus rapidfuzz token-set similarity) and checks the hard facts: every number,
 percentage and year, and every capitalised name in the claim must occur in that passage (names
-anywhere in the source, or as their acronym). A sentence citing several sources is supported when
+anywhere in the source, or as their acronym); the source's own publisher ("the IEA says", citing
+iea.org) is who speaks, not a fact the source must repeat. A sentence citing several sources is supported when
 one of them, or all of them together, support it. The best passage is the evidence. Sentences whose source text is not
 available are not judged. The passage ranker is pluggable: option `verifier` names an entry point
 in the `citecheck.verifiers` group (a class with `best(claim, passages) -> (index, score)`), so an
@@ -24,10 +25,11 @@ Passing example:
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from typing import Any
 
 from citecheck.models import Hit, Outcome
-from citecheck.urls import dedupe_key
+from citecheck.urls import dedupe_key, host_of, registrable_domain
 
 ID = "M008"
 NAME = "unsupported-citation"
@@ -51,11 +53,13 @@ class _Sources:
 
     def __init__(self, memo: Any) -> None:
         self.by_id: dict[str, str] = {}
+        self.url_of_id: dict[str, str] = {}
         self.corpus_keys: dict[str, str] = {}
         if memo.corpus is not None:
             for src in memo.corpus.sources:
                 text = f"{src.title}. {src.summary} {src.body_excerpt}".strip()
                 self.by_id[src.id.lower()] = text
+                self.url_of_id[src.id.lower()] = src.final_url or src.url
                 for url in (src.url, src.canonical_url, src.final_url):
                     if url:
                         self.corpus_keys[dedupe_key(url)] = text
@@ -84,6 +88,15 @@ class _Sources:
         return self._page_keys.get(dedupe_key(url))
 
 
+def publisher_names(url: str) -> frozenset[str]:
+    """How the cited site names itself: its registrable domain's first label (`iea` for
+    www.iea.org, `ourworldindata` for ourworldindata.org); empty for a reference without a URL."""
+    if "://" not in url:
+        return frozenset()
+    label = registrable_domain(host_of(url)).split(".", 1)[0]
+    return frozenset({label}) if len(label) >= 2 else frozenset()
+
+
 def check(memo: Any, options: Mapping[str, Any]) -> Iterator[Hit]:
     sources = _Sources(memo)
     if not sources:
@@ -106,10 +119,14 @@ def check(memo: Any, options: Mapping[str, Any]) -> Iterator[Hit]:
         if not texts:
             continue
         verifier = options.get("verifier") if not isinstance(options.get("verifier"), str) else None
-        results = [(ref, assess(claim.sentence, text, verifier, limits)) for ref, text in texts]
+        results = [(ref, assess(claim.sentence, text, verifier,
+                                replace(limits, publishers=publisher_names(sources.url_of_id.get(ref, ref)))))
+                   for ref, text in texts]
         if any(a.supported for _, a in results):
             continue
-        if len(texts) > 1 and assess(claim.sentence, " ".join(t for _, t in texts), verifier, limits).supported:
+        every = frozenset().union(*(publisher_names(sources.url_of_id.get(ref, ref)) for ref, _ in texts))
+        if len(texts) > 1 and assess(claim.sentence, " ".join(t for _, t in texts), verifier,
+                                     replace(limits, publishers=every)).supported:
             continue  # a sentence citing several sources may draw each fact from a different one
         ref, best = max(results, key=lambda r: r[1].score)
         yield Hit(f"cited source does not support the claim ({best.reason})", claim.location,

@@ -4,7 +4,8 @@ A deck shared through DocSend or Dropbox carries the platform's name on every pa
 asked "which company is this?" answered "DocSend", and the memo was titled "Dropbox Investment
 Memo". Every name the memo gives its company is checked: the front matter's (`company: NAME` or
 `company: {name:}`) and the first H1's, with words like "Investment Memo" stripped (front matter
-adds a name to check, never hides the heading's), each compared with the
+adds a name to check, never hides the heading's; each part of the heading between `:`, `|` or a dash
+is read on its own: "# Dropbox Investment Memo: Solvane Series B"), each compared with the
 `watermarks` pack (rules/watermarks.yaml) after dropping legal suffixes: a finding when it equals
 a platform name (rapidfuzz ratio ≥ `score_cutoff`) or platform names make up at least
 `dominance` of it ("Dropbox DocSend"). A memo genuinely about Notion or Box: add it to `allow`.
@@ -42,6 +43,7 @@ OPTIONS = {"score_cutoff": "rapidfuzz ratio (0-100) at which a name equals a pla
 _FRONT_KEY_RE = re.compile(r"^(?P<indent>\s*)(?P<key>[\w-]+)\s*:\s*(?P<value>.*)$")
 _PUNCT_RE = re.compile(r"[^\w.]+")
 _LITERAL_RE = re.compile(r"[a-z0-9 ]+", re.ASCII)  # a title-noise pattern that is plain lower-case words
+_PARTS_RE = re.compile(r"\s*(?:[:|–—]+|\s-+\s)\s*")
 
 
 def company_name(doc: Document, pack: Mapping[str, Any]) -> tuple[str, Location]:
@@ -50,9 +52,13 @@ def company_name(doc: Document, pack: Mapping[str, Any]) -> tuple[str, Location]
 
 
 def company_names(doc: Document, pack: Mapping[str, Any]) -> list[tuple[str, Location]]:
-    """Every name the memo gives its company, and where: the front matter's, then the first H1's
-    (unless it is the same name)."""
-    found = [_front_matter_name(doc), _heading_name(doc, pack)]
+    """Every name the memo gives its company, and where: the front matter's, then the first H1's and
+    each part of it (unless it is the same name)."""
+    heading, where = _heading_name(doc, pack)
+    # each part of the heading between `:`, `|` or a dash on its own: "# Dropbox Investment Memo:
+    # Solvane Series B" names Dropbox and Solvane (the whole, "Dropbox : Solvane", is dominated by neither)
+    parts = [p.strip() for p in _PARTS_RE.split(heading) if p.strip()] if heading else []
+    found = [_front_matter_name(doc), (heading, where), *((part, where) for part in parts)]
     out: list[tuple[str, Location]] = []
     for name, loc in found:
         if name and name.casefold() not in {n.casefold() for n, _ in out}:

@@ -97,7 +97,9 @@ def _from_cache(config: Any, output: str, report_path: str | None, csv_path: str
         raise InputError(f"{location or default_path()}: no cache there")  # reading one never creates one
     with open_store(location, guard=Guard(config.fetch.allow, config.fetch.allow_private)) as cache:
         where = str(cache.path)
-        entries, pages = from_cache(cache.every_fact())
+        facts = list(cache.every_fact())
+        hidden = int(cache.stats().get("pages", 0)) - len(facts)
+        entries, pages = from_cache(facts)
     engine = Engine(resolve(build_registry(config.packs, PackCache.default()), config))
     judge(entries, engine, pages)
     ordered = ranked(entries)
@@ -110,7 +112,11 @@ def _from_cache(config: Any, output: str, report_path: str | None, csv_path: str
            (report_path, cache_markdown_report(ordered, where)) if report_path else None, csv_path, corpus_out,
            (sqlite_path, "cache", [where]) if sqlite_path else None)
     click.echo(f"{len(ordered)} URL(s) with facts in {where}: "
-               + ", ".join(f"{v} {k}" for k, v in sorted(verdicts.items())), err=True)
+               + (", ".join(f"{v} {k}" for k, v in sorted(verdicts.items())) or "none"), err=True)
+    if hidden > 0:  # rows exist, but this run's URL policy may not see them: say so, never a bare 0
+        click.echo(f"citecheck: {hidden} more stored fact(s) not listed: fetched under another URL policy "
+                   "(--allow / --allow-private, fetch.allow) or for URLs this run's policy refuses; run with "
+                   "that policy to list them", err=True)
 
 
 def _write(output: str, payload: dict[str, Any], ordered: list[Any], config: Any,

@@ -32,6 +32,9 @@ def command(rule: str | None, fmt: str, rule_dirs: tuple[str, ...]) -> None:
                 click.echo(f"  {key}: {json.dumps(value)}  {spec.options_doc.get(key, '')}".rstrip())
         if spec.pack:
             click.echo(f"\nData pack: {spec.pack} (rules/*.yaml; extend with --rules DIR)")
+            for key, value in (registry.packs.data.get(spec.pack) or {}).items():
+                if isinstance(value, dict):  # named entries (firm profiles): what a config may name
+                    click.echo(f"  {key}: {', '.join(map(str, value))}")
         return
     if fmt == "json":
         click.echo(json.dumps([_as_dict(s) for s in registry.rules], indent=2))

@@ -37,7 +37,8 @@ class RuleSpec:
 
     @property
     def summary(self) -> str:
-        return self.doc.strip().splitlines()[0] if self.doc.strip() else ""
+        """The doc's first paragraph on one line: a sentence that wraps in the source stays whole."""
+        return " ".join(self.doc.strip().split("\n\n", 1)[0].split())
 
 
 def spec_from_module(module: ModuleType) -> RuleSpec:

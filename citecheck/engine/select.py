@@ -113,8 +113,9 @@ def _settings_by_rule(registry: Registry, config: Config) -> dict[str, Mapping[s
 def _options(registry: Registry, spec: RuleSpec, config: Config, overrides: Mapping[str, Any]) -> dict[str, Any]:
     options: dict[str, Any] = {**_IMPLICIT.get(spec.stage, {}), **spec.defaults}
     for key in ("firm", "company"):
-        if key in options and getattr(config, key):
-            options[key] = dict(getattr(config, key))
+        value = getattr(config, key)
+        if key in options and value:  # a mapping, or a name (a firm profile's), as in front matter
+            options[key] = value if isinstance(value, str) else dict(value)
     # The fetch policy's allowances reach the rules that would flag what it allows (U004, C005).
     for key, value in (("allow", list(config.fetch.allow)), ("allow_private", config.fetch.allow_private)):
         if key in options:

@@ -61,8 +61,14 @@ def split_sites(query: str) -> tuple[str, tuple[str, ...]]:
     return " ".join(_SITE.sub(" ", query).split()), sites
 
 
+_MEMO_SUFFIXES = {".md", ".markdown", ".mdx", ".qmd", ".html", ".htm", ".txt"}
+
+
 def load_outline(path: str | Path) -> Outline:
-    """Read and validate an outline file."""
+    """Read and validate an outline file; a memo given in its place says what is needed."""
+    if Path(path).suffix.lower() in _MEMO_SUFFIXES:
+        raise OutlineError(f"{path}: a memo, not an outline: this command needs the outline YAML (a mapping with "
+                           "title, company and sections, see docs/harvest.md); a draft goes to `citecheck write`")
     data, node, where = read_yaml(path, OutlineError, "outline")
     return _build(data, node, where)
 
@@ -75,7 +81,9 @@ def parse_outline(text: str, path: str = "<outline>") -> Outline:
 
 def _build(data: Any, node: yaml.Node | None, path: str) -> Outline:
     if node is None or not isinstance(data, dict):
-        raise OutlineError(f"{path}:1: an outline is a mapping with title, company and sections")
+        raise OutlineError(f"{path}:1: not an outline: an outline is a mapping with title, company and sections "
+                           "(YAML, see docs/harvest.md)" + ("; a JSON array is a corpus (--corpus)" if isinstance(data, list)
+                                                     else ""))
     _validate(data, node, path)
     sections = tuple(_section(s, node_at(node, ["sections", i])) for i, s in enumerate(data["sections"]))
     seen: dict[str, int] = {}

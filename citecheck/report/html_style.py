@@ -75,7 +75,8 @@ stroke-linejoin:round;flex:none}
 .badge{display:inline-flex;align-items:center;gap:.2em;font-size:.75rem;font-weight:700;text-transform:uppercase;
 letter-spacing:.03em;padding:0 .35em;border-radius:3px;border:1px solid;white-space:nowrap;line-height:1.5;
 color:var(--c);background:var(--bg);print-color-adjust:exact;-webkit-print-color-adjust:exact}
-.sev{display:inline-flex;align-items:center;gap:.2em;font-weight:700;font-size:.8rem;text-transform:uppercase}
+.sev{display:inline-flex;align-items:center;gap:.2em;font-weight:700;font-size:.8rem;text-transform:uppercase;
+white-space:nowrap;overflow-wrap:normal}
 .sev-error{color:var(--error)}.sev-warning{color:var(--warning)}.sev-info{color:var(--info)}
 .v-fabricated{--c:var(--fabricated);--bg:var(--fabricated-bg);--b:3px double}
 .v-dead{--c:var(--dead);--bg:var(--dead-bg);--b:2px solid}

@@ -112,6 +112,9 @@ class Thresholds:
     check_numbers: bool = True
     check_entities: bool = True
     ignore_entities: frozenset[str] = field(default_factory=frozenset)
+    # the cited source's publisher, as its site names itself (`iea`, `ourworldindata`): "the IEA
+    # says" names who speaks, not a fact the passage must repeat
+    publishers: frozenset[str] = field(default_factory=frozenset)
 
 
 def assess(sentence: str, source_text: str, verifier: Verifier | None = None,
@@ -148,6 +151,8 @@ def _missing_entities(claim: str, source: str, thresholds: Thresholds) -> tuple[
         if name in thresholds.ignore_entities:
             continue
         parts = name.split()
+        if thresholds.publishers and _is_publisher(parts, thresholds.publishers):
+            continue
         if name.lower() in lowered or all(part.lower() in lowered for part in parts):
             continue
         if len(parts) > 1 and acronym(parts) in _tokens(source):
@@ -166,6 +171,13 @@ def _tokens(source: str) -> frozenset[str]:
     lowered = _lowered(source)
     fast = ascii_words(lowered)  # the same tokens as [a-z0-9]+ on ASCII text
     return frozenset(fast if fast is not None else re.findall(r"[a-z0-9]+", lowered))
+
+
+def _is_publisher(parts: list[str], publishers: frozenset[str]) -> bool:
+    """The name is the publisher's: its site label as one word ("IEA", "Our World in Data") or as
+    the initials of a many-word name ("International Energy Agency" for iea.org)."""
+    joined = "".join(parts).lower()
+    return joined in publishers or (len(parts) > 1 and acronym(parts) in publishers)
 
 
 def acronym(parts: list[str]) -> str:
