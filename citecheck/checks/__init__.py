@@ -43,6 +43,7 @@ from citecheck.checks import (
     soft_404,
     stale_fetch,
     title_mismatch,
+    truncated_body,
     uncited_bibliography_entry,
     uncorpused_url,
     unknown_citation_key,
@@ -61,7 +62,8 @@ RULES = (
     insufficient_data_marker, likely_fabricated, login_wall, malformed_url, missing_scheme, needs_source_marker,
     non_html, parked_domain, paywall, placeholder_domain, placeholder_in_corpus, private_address, redirect,
     reference_mismatch, reference_not_found, reference_unindexed, reference_unverifiable, retracted_reference,
-    rotted, schema, soft_404, stale_fetch, title_mismatch, uncited_bibliography_entry, uncorpused_url,
+    rotted, schema, soft_404, stale_fetch, title_mismatch, truncated_body,
+    uncited_bibliography_entry, uncorpused_url,
     unknown_citation_key, unknown_source_id, unknown_suffix, unreachable, unreadable_bibliography_entry,
     unsupported_citation, unsupported_scheme, watermark_company,
 )

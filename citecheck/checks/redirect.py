@@ -1,7 +1,10 @@
 """The link redirects: in a loop, through too many hops, permanently to a new address, or to
 another site.
 
-A loop or an endless chain means nobody can open the link (error). A permanent redirect (301/308)
+A loop or an endless chain means nobody can open the link (error). A redirect to somewhere
+citecheck will not go is never silent: to a private, loopback, link-local or metadata address (a
+cited URL that probes an internal network) is an error; to another scheme (`gopher:`, `file:`,
+`data:`) or to a URL carrying a user name or password is a warning: the link cannot be checked. A permanent redirect (301/308)
 means the cited address is outdated: the finding carries the new URL as its fix, so the memo
 cites what readers will actually see (warning). A redirect to another registrable domain is worth
 knowing (the source may have been sold, merged or replaced) but is often fine: info. Trivial moves
@@ -21,6 +24,7 @@ Passing example (the final address is cited; it answers 200 directly):
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -40,7 +44,18 @@ VERDICT = "advisory"
 DEFAULTS: dict[str, Any] = {"permanent": [301, 308], "trivial": False, "cross_domain": True}
 OPTIONS = {"permanent": "statuses that mean moved for good", "trivial": "also report http→https, www. and slash moves",
            "cross_domain": "report (info) redirects to another registrable domain"}
+# private/metadata destinations make the cited URL invalid as a source; the others leave it unverifiable
+_REFUSED_VERDICTS = {"blocked-private": ("invalid", "blocked"), "bad-scheme": ("unverifiable", "blocked"),
+                     "invalid-url": ("unverifiable", "blocked"), "credentials": ("unverifiable", "blocked")}
+_USERINFO = re.compile(r"(//)[^/?#@\s]*@")
+_MASK = r"\1****@"
 _BROKEN = {"redirect-loop": "redirect loop", "too-many-redirects": "too many redirects"}
+# the fetch guard's refusals of a redirect target: (what the target is, severity)
+_REFUSED = {"blocked-private": ("a private, loopback, link-local or metadata address citecheck does not fetch "
+                                "(--allow HOST to check an intranet source)", "error"),
+            "bad-scheme": ("a URL that is not http or https", "warning"),
+            "invalid-url": ("a URL that does not parse", "warning"),
+            "credentials": ("a URL with a user name or password in it", "warning")}
 
 
 def _key(url: str) -> str:
@@ -58,6 +73,10 @@ def classify(page: Page, options: Mapping[str, Any]) -> tuple[str, str, str, str
     trail = " → ".join(f"{h.status} {h.location or h.url}" for h in hops[:4])
     if page.error in _BROKEN:
         return f"broken redirect: {_BROKEN[page.error]} ({len(page.chain)} hops)", trail or page.error, "", "error"
+    if page.error in _REFUSED and hops:
+        what, severity = _REFUSED[page.error]
+        target = _USERINFO.sub(_MASK, hops[-1].location or page.final_url)  # never repeat a secret
+        return f"redirects to {what}: {target[:200]}", f"{page.error}: {_USERINFO.sub(_MASK, trail)}", "", severity
     final = page.final_url or page.url
     if not hops or final == page.url:
         return None
@@ -75,4 +94,6 @@ def check(fetched: Fetched, options: Mapping[str, Any]) -> Iterator[Hit]:
     found = classify(fetched.page, options)
     if found:
         message, evidence, fix, severity = found
-        yield emit(fetched, message, evidence, fix, severity)
+        # a redirect the guard refuses: the cited URL leads where no reader can follow or should go
+        verdict, gate = _REFUSED_VERDICTS.get(fetched.page.error, ("", "")) if fetched.page.chain else ("", "")
+        yield emit(fetched, message, evidence, fix, severity, verdict=verdict, gate=gate)

@@ -14,7 +14,10 @@ timeout, closed short of its Content-Length, or sent a body in an encoding that 
 deleting the citation. When no outside host could be reached at all, the audit says "network
 unavailable" and exits 2 instead (see the README). A page the site's robots.txt does not let
 citecheck fetch (`robots-disallowed`) was never requested, nor was a page the run's `--deadline`
-passed before (`deadline`): unverifiable too.
+passed before (`deadline`): unverifiable too. A cited host name that resolves to a private,
+loopback, link-local or metadata address is never fetched, and never silent: an error (a memo
+must not probe an internal network; `--allow HOST` checks an intranet source). A cited IP literal
+is U004's, a redirect there H008's.
 
 Failing example (DNS answers NXDOMAIN for the host, and other names resolve):
 
@@ -33,6 +36,7 @@ from citecheck.checks._page import Lists, emit
 from citecheck.checks.bot_challenge import challenge_markers
 from citecheck.checks.bot_challenge import prepare as challenge_lists
 from citecheck.models import Hit, Outcome, Page
+from citecheck.netaddr import parse_ip
 from citecheck.urls import host_of
 
 if TYPE_CHECKING:
@@ -64,6 +68,9 @@ def classify(page: Page, options: Mapping[str, Any]) -> tuple[str, str] | None:
     """(message, severity) for a page that could not be verified, or None when the host answered."""
     if page.error == "nxdomain" and page.outcome is Outcome.DEAD:
         return f"dead link: domain {_host(page)!r} does not resolve (NXDOMAIN)", "error"
+    if page.error == "blocked-private" and not page.chain and parse_ip(_host(page).strip("[]")) is None:
+        return (f"{_host(page)!r} resolves to a private, loopback, link-local or metadata address: citecheck "
+                "does not fetch it (--allow HOST to check an intranet source)", "error")
     if page.error not in options.get("transient", []) or page.outcome is not Outcome.UNVERIFIABLE:
         return None
     if page.status is None or page.error == "robots-disallowed":  # a redirect's status, then robots said no
@@ -91,7 +98,9 @@ def check(fetched: Fetched, options: Mapping[str, Any], prepared: Lists | None =
         return
     if found:
         message, severity = found
-        if severity == "error":  # a corroborated NXDOMAIN: dead
+        if fetched.page.error == "blocked-private":  # a cited name on an internal address: not a source
+            yield emit(fetched, message, fetched.page.error, severity=severity, verdict="invalid", gate="blocked")
+        elif severity == "error":  # a corroborated NXDOMAIN: dead
             yield emit(fetched, message, fetched.page.error, severity=severity)
         else:  # our side or a passing state: unverifiable, no proof the source is gone
             yield emit(fetched, message, fetched.page.error, severity=severity, verdict="unverifiable", gate="blocked")
