@@ -35,30 +35,64 @@ def parse_availability(payload: Any) -> tuple[bool, str]:
     return False, ""
 
 
-async def _ask(session: aiohttp.ClientSession, api: str, url: str) -> tuple[bool, str] | None:
+@dataclasses.dataclass
+class ArchiveAnswers:
+    """What the archive said: the pages (archived/snapshot_url filled in where it answered), how many
+    dead URLs were asked about, and why it could not answer for the others (URL → reason)."""
+
+    pages: dict[str, Page]
+    asked: int = 0
+    unanswered: dict[str, str] = dataclasses.field(default_factory=dict)
+
+    def line(self) -> str:
+        """One stderr line when the archive could not answer ('' when it always did)."""
+        if not self.unanswered:
+            return ""
+        reasons = ", ".join(sorted(set(self.unanswered.values())))
+        return (f"citecheck: the Wayback Machine could not answer for {len(self.unanswered)} of {self.asked} dead "
+                f"URL(s) ({reasons}): likely-fabricated (M010) and rotted (M011) were not judged for them")
+
+    def summary(self) -> dict[str, int]:
+        return {"asked": self.asked, "unanswered": len(self.unanswered)}
+
+
+async def _ask(session: aiohttp.ClientSession, api: str, url: str) -> tuple[bool, str] | str:
+    """(ever archived, snapshot URL), or why there is no answer (unknown: the verdict stays "dead",
+    never "likely fabricated")."""
     try:
         async with session.get(api, params={"url": url}) as resp:
             if resp.status != 200:
-                return None
+                return f"HTTP {resp.status}"
             return parse_availability(await resp.json(content_type=None))
-    except (TimeoutError, aiohttp.ClientError, ValueError):
-        return None  # unknown: the verdict stays "dead", never "likely fabricated"
+    except TimeoutError:
+        return "timed out"
+    except aiohttp.ClientError as err:
+        return f"unreachable: {type(err).__name__}"
+    except ValueError:
+        return "an answer that is not the availability API's JSON"
+
+
+async def ask_archive(pages: Mapping[str, Page], api: str, concurrency: int = 4) -> ArchiveAnswers:
+    """Ask about every dead URL; see `ArchiveAnswers`."""
+    targets = [url for url, page in pages.items() if needs_archive(page)]
+    out = ArchiveAnswers(dict(pages), len(targets))
+    if not targets:
+        return out
+    limit = asyncio.Semaphore(concurrency)
+    headers = {"User-Agent": f"citecheck/{__version__} (+https://github.com/citecheck/citecheck)"}
+    async with aiohttp.ClientSession(timeout=_TIMEOUT, headers=headers) as session:
+        async def one(url: str) -> tuple[str, tuple[bool, str] | str]:
+            async with limit:
+                return url, await _ask(session, api, url)
+        answers = await asyncio.gather(*(one(u) for u in targets))
+    for url, answer in answers:
+        if isinstance(answer, str):
+            out.unanswered[url] = answer
+        else:
+            out.pages[url] = dataclasses.replace(out.pages[url], archived=answer[0], snapshot_url=answer[1])
+    return out
 
 
 async def check_archives(pages: Mapping[str, Page], api: str, concurrency: int = 4) -> dict[str, Page]:
     """Pages with `archived`/`snapshot_url` filled in for every dead URL the API answered for."""
-    targets = [url for url, page in pages.items() if needs_archive(page)]
-    if not targets:
-        return dict(pages)
-    limit = asyncio.Semaphore(concurrency)
-    headers = {"User-Agent": f"citecheck/{__version__} (+https://github.com/citecheck/citecheck)"}
-    async with aiohttp.ClientSession(timeout=_TIMEOUT, headers=headers) as session:
-        async def one(url: str) -> tuple[str, tuple[bool, str] | None]:
-            async with limit:
-                return url, await _ask(session, api, url)
-        answers = await asyncio.gather(*(one(u) for u in targets))
-    out = dict(pages)
-    for url, answer in answers:
-        if answer is not None:
-            out[url] = dataclasses.replace(out[url], archived=answer[0], snapshot_url=answer[1])
-    return out
+    return (await ask_archive(pages, api, concurrency)).pages

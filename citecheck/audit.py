@@ -41,6 +41,7 @@ class Report:
     suppressions: list[Suppression] = field(default_factory=list)  # each honoured inline directive
     directives_ignored: dict[str, int] = field(default_factory=dict)  # per path: directives not read
     lookups: Any = None  # the run's registry lookups (citecheck.registries.Lookups), when online
+    archive_line: str = ""  # --archive-check: the one stderr line when the archive could not answer
 
     @property
     def summary(self) -> dict[str, Any]:
@@ -149,16 +150,19 @@ async def audit_inputs(inputs: Inputs, config: Config, registry: Registry, *, on
         # ends, never leave it in a worker batch that only fills (and is stored) when more pages come
         defer = stage.pool is not None and not shared
         identifiers = [ref.identifier for found in refs.values() for ref in found]
-        pages, lookups = await asyncio.gather(_fetch(urls, config, fetcher, stage.add if streams else None, cache, defer),
+        fetched, lookups = await asyncio.gather(_fetch(urls, config, fetcher, stage.add if streams else None, cache, defer),
                                               lookup(identifiers, config, registries, cache))
+        pages = fetched
+        archive = None
         if archive_check:
-            from citecheck.archive import check_archives
+            from citecheck.archive import ask_archive
 
-            pages = await check_archives(pages, config.fetch.archive_url)
+            archive = await ask_archive(pages, config.fetch.archive_url)
+            pages = archive.pages
         if not streams:
             for url, page in pages.items():
                 stage.add(url, page)
-        outage = run_outage(pages, lookups)
+        outage = run_outage(fetched, lookups)  # the fetch's own result: the archive keeps pages only
         if outage is None:
             store_facts(lookups, config, cache)
         report = judge(inputs, config, registry, online=True, corpus=corpus, started=started, engine=engine,
@@ -167,8 +171,12 @@ async def audit_inputs(inputs: Inputs, config: Config, registry: Registry, *, on
         stage.close()
         if cache is not None:
             cache.close()
+    if archive is not None:  # the archive's silence is said, never taken for "never archived"
+        report.extra_summary["archive"] = archive.summary()
+        report.archive_line = archive.line()
     report.outage = outage
-    report.from_cache, report.fetched_now = getattr(pages, "cached", 0), getattr(pages, "fetched", 0)
+    # the fetch's own result: the archive step keeps pages only
+    report.from_cache, report.fetched_now = getattr(fetched, "cached", 0), getattr(fetched, "fetched", 0)
     if report.outage is not None:
         _no_verdicts(report)
     return report

@@ -163,6 +163,9 @@ class Corpus:
     sources: tuple[Source, ...] = ()
     records: tuple[Mapping[str, Any], ...] = ()
     lines: tuple[int, ...] = ()  # 1-based line where each record starts
+    # IDs the corpus's registry (`<corpus>.ids`) retired, dead on evidence: ID → its retired-list
+    # record (url, retired_at, rule, reason, evidence); never citable, never "invented"
+    retired: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     def by_id(self) -> dict[str, Source]:
         return {s.id: s for s in self.sources}

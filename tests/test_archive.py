@@ -50,3 +50,26 @@ def test_parse_availability_shapes() -> None:
     assert parse_availability({"archived_snapshots": {"closest": {"available": True, "url": "u"}}}) == (True, "u")
     with pytest.raises(ValueError):
         parse_availability([])
+
+
+def test_the_cli_says_when_the_archive_could_not_answer(tmp_path: Path) -> None:
+    """--archive-check with an archive that answers 404: one stderr line and the JSON summary say so,
+    and no dead link becomes "likely fabricated" on that silence (issue 25 item 5)."""
+    import json
+
+    from click.testing import CliRunner
+    from test_harvest_site import threaded_site
+
+    from citecheck.cli import main
+
+    with threaded_site({}) as site:  # every path is a 404, the archive's API included
+        (tmp_path / "memo.md").write_text(f"# Memo\n\nGone ([report](http://{site.host}/reports/gone)).\n")
+        (tmp_path / "cfg.yaml").write_text("fetch: {allow: [127.0.0.1], no-cache: true, robots: false, "
+                                           f"archive-url: 'http://{site.host}/wayback/available'}}\n")
+        result = CliRunner().invoke(main, ["audit", str(tmp_path / "memo.md"), "--archive-check", "--format", "json",
+                                           "--config", str(tmp_path / "cfg.yaml")])
+    assert result.exit_code == 1, result.output
+    assert "the Wayback Machine could not answer for 1 of 1 dead URL(s) (HTTP 404)" in result.stderr
+    payload = json.loads(result.stdout)
+    assert payload["summary"]["archive"] == {"asked": 1, "unanswered": 1}
+    assert [f["rule"] for f in payload["findings"]] == ["H001"]  # dead, never "likely fabricated"

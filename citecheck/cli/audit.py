@@ -110,6 +110,8 @@ def command(paths: tuple[str, ...], offline: bool, fmt: str, fail_on: str | None
             raise InputError(f"{output}: cannot write the report: {err.strerror or err}") from None
     else:
         click.echo(payload, nl=False)
+    if getattr(report, "archive_line", ""):
+        click.echo(report.archive_line, err=True)
     outage = getattr(report, "outage", None)
     if outage is not None:  # DESIGN.md "Verdicts and evidence": no verdicts, no score, nothing stored
         click.echo(outage.line(), err=True)

@@ -173,8 +173,14 @@ def extract_document(path: str, text: str, kind: str = "markdown") -> Document:
 
 
 def load_corpus(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> Corpus:
-    """Load a corpus file given with `--corpus`."""
-    return load_corpus_text(path, read_text(path, max_bytes))
+    """Load a corpus file given with `--corpus`, with the retired list of its ID registry."""
+    from dataclasses import replace
+
+    from citecheck.extract.corpus import read_retired
+
+    corpus = load_corpus_text(path, read_text(path, max_bytes))
+    retired = read_retired(path)
+    return replace(corpus, retired=retired) if retired else corpus
 
 
 __all__ = ["DEFAULT_EXCLUDE", "InputFiles", "Inputs", "Problem", "build_inputs", "collect", "extract_document", "json", "load_corpus", "read_inputs", "read_text"]

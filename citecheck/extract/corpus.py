@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from citecheck.errors import CorpusError
@@ -10,6 +11,25 @@ from citecheck.safeload import LimitError, json_decoder, load_json, raw_decode
 
 _FIELDS = {f for f in Source.__dataclass_fields__ if f not in ("line", "extra")}
 _WS = " \t\r\n"
+
+
+def sidecar(corpus_path: str | Path) -> Path:
+    """The ID registry beside a corpus (`citecheck.harvest.ids` owns its format)."""
+    return Path(f"{corpus_path}.ids")
+
+
+def read_retired(corpus_path: str | Path) -> dict[str, dict[str, Any]]:
+    """The registry's retired list (ID → record): sources retired dead on evidence, their IDs
+    reserved. No registry, no retired IDs; an unreadable one is a one-line CorpusError."""
+    path = sidecar(corpus_path)
+    if not path.is_file():
+        return {}
+    try:
+        data = load_json(path.read_text(encoding="utf-8"))
+        return {str(r["id"]): dict(r) for r in data.get("retired") or []}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, LimitError) as err:
+        raise CorpusError(f"{path}: unreadable ID registry ({err}); restore it (deleting it lets a dropped or "
+                          "retired source's URL get a new ID)") from None
 
 
 def load_corpus_text(path: str, text: str) -> Corpus:

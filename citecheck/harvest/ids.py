@@ -21,6 +21,7 @@ from typing import Any
 
 from citecheck.atomic import atomic_write
 from citecheck.errors import CorpusError
+from citecheck.extract.corpus import sidecar as corpus_sidecar
 from citecheck.models import Corpus
 from citecheck.safeload import load_json
 from citecheck.urls import dedupe_key
@@ -40,8 +41,7 @@ def id_number(source_id: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def sidecar(corpus_path: str | Path) -> Path:
-    return Path(f"{corpus_path}.ids")
+sidecar = corpus_sidecar  # one convention for where the registry lives (`citecheck.extract.corpus`)
 
 
 def identity_keys(*urls: str) -> list[str]:

@@ -11,6 +11,8 @@ class CorpusIndex:
     def __init__(self, corpus: Corpus | None) -> None:
         self.sources: dict[str, Source] = {}
         self.by_key: dict[str, str] = {}
+        # retired IDs (dead on evidence, kept in the registry): ID → its retired-list record
+        self.retired = {sid.strip().lower(): record for sid, record in (corpus.retired if corpus else {}).items()}
         for src in corpus.sources if corpus else ():
             sid = src.id.strip().lower()
             if not sid or sid in self.sources:

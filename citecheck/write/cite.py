@@ -72,14 +72,32 @@ def cite(body: str, index: CorpusIndex) -> Cited:
         missing = [i for i in ids if not index.source(i)]
         unknown.extend(missing)
         refs = "".join(f"[^{label}]" for label in known)
-        return refs + (needs_source(sentence_before(body, m.start(), m.end())) if missing else "")
+        retired = [i for i in missing if i in index.retired]
+        return refs + (needs_source(sentence_before(body, m.start(), m.end()), retired_marks(retired, index))
+                       if missing else "")
 
     text = _RUN_RE.sub(swap, body)
     return Cited(text, tuple(numbered), tuple(unknown))
 
 
-def needs_source(claim: str) -> str:
-    """The marker for an unsupported claim (attribute-escaped)."""
+def retired_marks(ids: list[str], index: CorpusIndex) -> str:
+    """'src-007 retired 2026-11-30 (http-error)': when and by which rule each ID was retired. No
+    reason text or URL: the retired source's URL is not in the corpus, and write's output never
+    holds such a URL."""
+    out = []
+    for sid in ids:
+        record = index.retired[sid]
+        when = str(record.get("retired_at") or "")[:10]
+        rule = re.sub(r"[^A-Za-z0-9-]", "", str(record.get("rule") or ""))[:40]
+        out.append(f"{sid} retired" + (f" {when}" if re.fullmatch(r"\d{4}-\d{2}-\d{2}", when) else "")
+                   + (f" ({rule})" if rule else ""))
+    return "; ".join(out)
+
+
+def needs_source(claim: str, retired: str = "") -> str:
+    """The marker for an unsupported claim (attribute-escaped); `retired` says which cited IDs were
+    retired from the corpus (dead on evidence), so the reviewer knows the source existed."""
+    extra = f' retired="{html.escape(retired, quote=True)}"' if retired else ""
     if not claim:
-        return '<needs-source reason="unknown-source-id"/>'
-    return f'<needs-source claim="{html.escape(claim, quote=True)}"/>'
+        return f'<needs-source reason="unknown-source-id"{extra}/>'
+    return f'<needs-source claim="{html.escape(claim, quote=True)}"{extra}/>'
