@@ -17,12 +17,13 @@ from citecheck.engine.rootcause import fold_derived
 from citecheck.engine.run import Engine, Memo, Suppression
 from citecheck.engine.select import resolve
 from citecheck.extract import Inputs, collect
-from citecheck.models import Corpus, Finding, Link, Location, Page
+from citecheck.models import Corpus, Finding, Link, Location, Outcome, Page
 from citecheck.pagestage import PageStage
 from citecheck.registries.stage import cited, lookup, run_outage, store_facts, summary
 from citecheck.registries.stage import scholarly_references as references_of
 
 CITEABLE_SCHEMES = ("http://", "https://")
+EXCLUDED_BY_CONFIG = "excluded-by-config"  # the error word of a page `exclude-urls` kept from the fetch
 
 
 @dataclass
@@ -135,6 +136,8 @@ async def audit_inputs(inputs: Inputs, config: Config, registry: Registry, *, on
     judged = {ref.url for found in refs.values() for ref in found if ref.url}
     urls = [url for url in fetchable((link for doc in inputs.documents for link in doc.links), engine)
             if url not in judged]
+    excluded = {url: rule for url in urls if (rule := config.excluded(url)) is not None}
+    urls = [url for url in urls if url not in excluded]
     # Pages go to the page stage as they come, unparsed; the archive check changes pages after the
     # fetch, so with it (or a fetcher that cannot stream) they go once it is over.
     streams = (fetcher is None or getattr(fetcher, "streams_pages", False)) and not archive_check
@@ -144,6 +147,8 @@ async def audit_inputs(inputs: Inputs, config: Config, registry: Registry, *, on
     shared = bool(getattr(cache, "shared", False))
     stage = PageStage(engine, inputs.documents, corpus, workers=PageStage.workers_for(len(urls)),
                       store=cache.put_many if cache is not None else None, nice_from_start=shared)
+    for url in excluded:  # never fetched, never judged: unchecked, and counted with its reason
+        stage.add(url, Page(url, Outcome.EXCLUDED, error=EXCLUDED_BY_CONFIG))
     try:
         # without workers the fetch parses and stores each body itself, as it comes
         # a team cache's other runners wait on this run's facts: parse and store each page as its fetch
@@ -171,6 +176,8 @@ async def audit_inputs(inputs: Inputs, config: Config, registry: Registry, *, on
         stage.close()
         if cache is not None:
             cache.close()
+    if excluded:
+        report.extra_summary["excluded_by_config"] = dict(Counter(rule.reason for rule in excluded.values()))
     if archive is not None:  # the archive's silence is said, never taken for "never archived"
         report.extra_summary["archive"] = archive.summary()
         report.archive_line = archive.line()

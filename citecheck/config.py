@@ -15,6 +15,7 @@ warning line; the user config's values for them still apply beside it.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -62,6 +63,14 @@ class FetchConfig:
 
 
 @dataclass(frozen=True)
+class UrlExclusion:
+    """A URL pattern the team decided not to fetch (`exclude-urls:` / `--exclude-url`), and why."""
+
+    pattern: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class Config:
     path: str = ""
     select: tuple[str, ...] = ()
@@ -82,6 +91,11 @@ class Config:
     ignored: tuple[str, ...] = ()  # policy keys a discovered config set and this run does not honour
     bibliography: tuple[str, ...] = ()  # for memos whose front matter names none (Pandoc `[@key]` citations)
     scholarly: ScholarlyConfig = field(default_factory=ScholarlyConfig)
+    exclude_urls: tuple[UrlExclusion, ...] = ()  # audit: URLs never fetched, each with its reason
+
+    def excluded(self, url: str) -> UrlExclusion | None:
+        """The first `exclude-urls` entry whose pattern matches `url` (re.search), or None."""
+        return next((rule for rule in self.exclude_urls if re.search(rule.pattern, url)), None)
 
     def with_overrides(self, **changes: Any) -> Config:
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
@@ -101,7 +115,8 @@ PRESETS: dict[str, dict[str, Any]] = {
 
 _TOP_KEYS = {"extends", "select", "ignore", "fail-on", "rules", "firm", "company", "include", "exclude",
              "max-file-size", "packs", "fetch", "providers", "harvest", "write", "inline-directives",
-             "bibliography", "scholarly"}
+             "bibliography", "scholarly",
+             "exclude-urls"}
 _FETCH_KEYS = {f.replace("_", "-") for f in FetchConfig.__dataclass_fields__} | {"no-cache", "max-age", "ignore-robots"}
 _RULE_KEYS = {"severity", "enabled", "options"}
 
@@ -241,7 +256,35 @@ def build(raw: Mapping[str, Any], path: str = "", text: str = "") -> Config:
         providers=merged.get("providers") or {}, harvest=merged.get("harvest") or {}, write=merged.get("write") or {},
         inline_directives=inline, scholarly=scholarly_config(merged.get("scholarly") or {}, fail),
         bibliography=tuple(_resolve(path, p) for p in _strs(merged.get("bibliography"), "bibliography", fail)),
+        exclude_urls=_exclusions(merged.get("exclude-urls"), path, fail),
     )
+
+
+def _exclusions(raw: Any, path: str, fail: Any) -> tuple[UrlExclusion, ...]:
+    """`exclude-urls:` entries: a regex, or {pattern: REGEX, reason: WHY}; a bad regex is one line."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        raise fail("exclude-urls", "exclude-urls must be a list of regexes or {pattern, reason} mappings")
+    out = []
+    for item in raw:
+        if isinstance(item, str):
+            pattern, reason = item, f"exclude-urls in {Path(path).name if path else 'the config'}"
+        elif isinstance(item, dict) and isinstance(item.get("pattern"), str) and set(item) <= {"pattern", "reason"}:
+            pattern, reason = item["pattern"], str(item.get("reason") or "exclude-urls")
+        else:
+            raise fail("exclude-urls", f"exclude-urls entries are regexes or {{pattern, reason}} mappings, got {item!r:.60}")
+        out.append(UrlExclusion(compile_exclusion(pattern, lambda why: fail("exclude-urls", why)), reason))
+    return tuple(out)
+
+
+def compile_exclusion(pattern: str, fail: Any) -> str:
+    """`pattern` when it compiles as a regex; else `fail(message)` is raised."""
+    try:
+        re.compile(pattern)
+    except re.error as err:
+        raise fail(f"exclude-urls pattern {pattern!r} is not a regex: {err}") from None
+    return pattern
 
 
 def _apply_extends(raw: Mapping[str, Any], fail: Any) -> dict[str, Any]:

@@ -23,6 +23,7 @@ SUBCOMMANDS = {
     "resolve": "Find validated sources for <needs-source/> markers.",
     "curate": "Merge and validate the URLs of many runs into one list.",
     "baseline": "Record today's findings; audits then report only new ones.",
+    "links": "List every extracted link with its position and kind (lychee's --dump).",
     "rules": "List the rules or explain one.",
     "cache": "Inspect, prune, clear or migrate the fetch cache (SQLite or a PostgreSQL team cache).",
     "mcp": "Serve a corpus to agents over the Model Context Protocol (stdio).",

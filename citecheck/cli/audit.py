@@ -10,6 +10,7 @@ import click
 from citecheck.atomic import atomic_write, refuse_same_file
 from citecheck.audit import audit_inputs, judge
 from citecheck.cli.options import build_config, config_options, fetch_options
+from citecheck.config import UrlExclusion, compile_exclusion
 from citecheck.engine.packcache import PackCache
 from citecheck.engine.registry import build_registry
 from citecheck.errors import InputError
@@ -42,14 +43,19 @@ from citecheck.report.gate import exit_code
 @click.option("--deadline", type=click.FloatRange(0, 86_400), metavar="SECONDS",
               help="Time for the whole fetch stage (default 900; config fetch.deadline): links not fetched "
                    "by then are reported unverifiable (H002 'deadline'), never dead and never cached.")
-@click.option("--verbose", "-v", is_flag=True, help="Per-host fetch statistics on stderr.")
+@click.option("--exclude-url", "exclude_url", multiple=True, metavar="REGEX",
+              help="Never fetch URLs matching this regex (repeatable; config: exclude-urls, with reasons). "
+                   "They stay unchecked and are counted in the summary.")
+@click.option("--verbose", "-v", is_flag=True, help="Per-host fetch statistics and every excluded URL on stderr.")
+@click.option("--quiet", "-q", is_flag=True, help="Print the findings only: no summary line, no progress, no notes.")
 @config_options
 @fetch_options
 def command(paths: tuple[str, ...], offline: bool, fmt: str, fail_on: str | None, corpus_path: str | None,
             bibliographies: tuple[str, ...], output: str | None, include: tuple[str, ...], exclude: tuple[str, ...], no_ignore: bool, archive_check: bool,
             baseline_path: str | None,
             min_score: float | None, report_suppressions: bool, no_inline_config: bool, deadline: float | None,
-            verbose: bool, config_path: str | None, select: tuple[str, ...], ignore: tuple[str, ...],
+            exclude_url: tuple[str, ...], verbose: bool, quiet: bool, config_path: str | None,
+            select: tuple[str, ...], ignore: tuple[str, ...],
             rule_dirs: tuple[str, ...], **fetch: Any) -> None:
     """Audit memos (Markdown, HTML, text), corpora (JSON) and bibliographies (.bib, CSL-JSON); `-` reads stdin.
 
@@ -65,6 +71,13 @@ def command(paths: tuple[str, ...], offline: bool, fmt: str, fail_on: str | None
                                    exclude=config.exclude + exclude if exclude else None,
                                    inline_directives=False if no_inline_config else None,
                                    bibliography=bibliographies or None)
+    if exclude_url:
+        def bad(why: str) -> click.BadParameter:
+            return click.BadParameter(why, param_hint="--exclude-url")
+
+        config = config.with_overrides(exclude_urls=config.exclude_urls + tuple(
+            UrlExclusion(compile_exclusion(pattern, bad), "--exclude-url") for pattern in exclude_url))
+    verbose = verbose and not quiet
     fmt = pick(fmt, sys.stdout.isatty())
     if fmt not in available():
         raise click.UsageError(f"format {fmt!r} is not available in this build")
@@ -90,7 +103,7 @@ def command(paths: tuple[str, ...], offline: bool, fmt: str, fail_on: str | None
 
             report = aio.run(audit_inputs(inputs, config, registry, online=True, corpus=corpus,
                                           archive_check=archive_check,
-                                          fetcher=_fetcher(fmt in ("text", "html"), verbose)))
+                                          fetcher=_fetcher(fmt in ("text", "html") and not quiet, verbose)))
             # registry facts have lifetimes of their own (docs/scholarly.md): such a run is never memoised whole
             if results is not None and report.outage is None and report.lookups is None:
                 results.store(report, report.pages)
@@ -101,7 +114,7 @@ def command(paths: tuple[str, ...], offline: bool, fmt: str, fail_on: str | None
         report.findings, hidden = filter_new(report.findings, texts, load_baseline(baseline_path))
         report.extra_summary["baselined"] = hidden
     payload = render(fmt, report.findings, report.summary, registry=registry, report=report, corpus=corpus,
-                     color=output is None and sys.stdout.isatty(),
+                     color=output is None and sys.stdout.isatty(), quiet=quiet,
                      suppressed=report.suppressed if report_suppressions else None)
     if output:
         try:
@@ -110,7 +123,9 @@ def command(paths: tuple[str, ...], offline: bool, fmt: str, fail_on: str | None
             raise InputError(f"{output}: cannot write the report: {err.strerror or err}") from None
     else:
         click.echo(payload, nl=False)
-    if getattr(report, "archive_line", ""):
+    if verbose:
+        _say_excluded(report, config)
+    if getattr(report, "archive_line", "") and not quiet:
         click.echo(report.archive_line, err=True)
     outage = getattr(report, "outage", None)
     if outage is not None:  # DESIGN.md "Verdicts and evidence": no verdicts, no score, nothing stored
@@ -118,6 +133,16 @@ def command(paths: tuple[str, ...], offline: bool, fmt: str, fail_on: str | None
         sys.exit(2)
     code = exit_code(report.findings, config.fail_on, report.crashed)
     sys.exit(_score_gate(code, report.summary, min_score))
+
+
+def _say_excluded(report: Any, config: Any) -> None:
+    """--verbose: each URL `exclude-urls` / `--exclude-url` kept from the fetch, with its reason."""
+    from citecheck.audit import EXCLUDED_BY_CONFIG
+
+    for url, page in report.pages.items():
+        rule = config.excluded(url) if page.error == EXCLUDED_BY_CONFIG else None
+        if rule is not None:
+            click.echo(f"citecheck: not fetched, excluded by config ({rule.reason}; /{rule.pattern}/): {url}", err=True)
 
 
 def _score_gate(code: int, summary: dict[str, Any], min_score: float | None) -> int:

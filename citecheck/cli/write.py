@@ -32,7 +32,8 @@ NO_CORPUS = "<no corpus>"  # a Pandoc draft gated against its bibliography only
 @click.option("--bibliography", "bibliographies", multiple=True, type=click.Path(dir_okay=False),
               help="For a Pandoc draft: the .bib / CSL file its [@key] citations must name (repeatable; the "
                    "draft's own front matter is not trusted for this).")
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="The memo (written atomically).")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, allow_dash=True),
+              help="The memo (written atomically); `-` prints it on stdout and the report on stderr.")
 @click.option("--hybrid", is_flag=True, help="Keep URLs that are corpus entries, as that entry's footnote.")
 @click.option("--strict/--no-strict", default=True, show_default=True,
               help="--no-strict reports URLs but leaves them in the memo (inspection only).")
@@ -97,14 +98,18 @@ def command(draft: str | None, corpus_path: str | None, bibliographies: tuple[st
     registry = build_registry(config.packs, PackCache.default())
     result = write(text, corpus, strict=strict, hybrid=hybrid, path=draft_path, config=config, registry=registry,
                    bibliographies=bibs)
-    save(output, result.text)
+    to_stdout = output == "-"  # the memo is the payload on stdout; the report goes to stderr
+    if to_stdout:
+        click.echo(result.text, nl=False)
+    else:
+        save(output, result.text)
     report = _report(result, corpus, output, hybrid, strict, time.perf_counter() - started)
     payload = render(fmt, report.findings, report.summary, registry=registry, report=report,
-                     color=report_path is None and sys.stdout.isatty())
+                     color=report_path is None and (sys.stderr if to_stdout else sys.stdout).isatty())
     if report_path:
         save(report_path, payload)
     else:
-        click.echo(payload, nl=False)
+        click.echo(payload, nl=False, err=to_stdout)
     sys.exit(exit_code(result.findings, config.fail_on, result.crashed))
 
 

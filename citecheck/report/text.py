@@ -95,9 +95,10 @@ class TextReporter(Reporter):
                 self.console.print(f"  [dim]{shown(f.path)}:{f.line}:{f.column} {f.severity.value} {f.rule} "
                                    f"{shown(f.message)} ({f.name})[/]")
             self.console.print()
-        for line in directive_lines(summary):
-            self.console.print(line)
-        self.console.print(summary_line(summary))
+        if not self.context.get("quiet"):  # --quiet: the findings and nothing else, as ruff's
+            for line in directive_lines(summary):
+                self.console.print(line)
+            self.console.print(summary_line(summary))
 
 
 def directive_lines(s: dict[str, Any]) -> list[str]:
@@ -143,6 +144,9 @@ def summary_line(s: dict[str, Any]) -> str:
     unchecked = (s.get("verdicts") or {}).get("unchecked")
     if unchecked:
         line += f"; {unchecked} unchecked (not fetched)"
+    excluded = s.get("excluded_by_config") or {}
+    if excluded:
+        line += f"; {sum(excluded.values())} excluded by config ({', '.join(shown(r) for r in excluded)})"
     if s.get("fetched"):
         line += f"; fetched {s['fetched']} ({', '.join(f'{k} {v}' for k, v in s.get('outcomes', {}).items())})"
     if s.get("suppressed"):
