@@ -27,6 +27,18 @@ def test_action_restores_cache_runs_audit_and_uploads_sarif() -> None:
     assert steps[-1]["run"].strip() == "exit ${{ steps.audit.outputs.exit-code }}"
 
 
+def test_an_upload_that_is_not_permitted_never_fails_the_job() -> None:
+    """Private repositories without code scanning and pull requests from forks cannot upload SARIF:
+    the upload may fail (or is skipped for forks), a warning says why, and only the gate fails."""
+    steps = _action()["runs"]["steps"]
+    upload = next(s for s in steps if s.get("uses", "").startswith("github/codeql-action/upload-sarif"))
+    assert upload["continue-on-error"] is True and upload["id"] == "upload"
+    assert "github.event.pull_request.head.repo.full_name != github.repository" in upload["if"]
+    note = steps[steps.index(upload) + 1]
+    assert "steps.upload.outcome != 'success'" in note["if"] and "::warning" in note["run"]
+    assert "default" in _action()["inputs"]["upload-sarif"] and "fork" in _action()["inputs"]["upload-sarif"]["description"]
+
+
 def test_readme_names_main_or_a_commit_that_holds_the_action() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     (ref,) = re.findall(r"uses: citecheck/citecheck@(\S+)", readme)
@@ -41,6 +53,12 @@ def test_readme_names_main_or_a_commit_that_holds_the_action() -> None:
 
 def _run_step(tmp_path: Path, paths: str, offline: str = "true", fail_on: str = "error",
               inline_config: str = "true") -> tuple[int, Path]:
+    code, sarif, _ = _run_step_logged(tmp_path, paths, offline, fail_on, inline_config)
+    return code, sarif
+
+
+def _run_step_logged(tmp_path: Path, paths: str, offline: str = "true", fail_on: str = "error",
+                     inline_config: str = "true") -> tuple[int, Path, subprocess.CompletedProcess[str]]:
     out = tmp_path / "gh_output"
     sarif = tmp_path / "out.sarif"
     # the step calls `citecheck` as the action installed it; here that is this interpreter's citecheck
@@ -49,12 +67,13 @@ def _run_step(tmp_path: Path, paths: str, offline: str = "true", fail_on: str = 
     shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m citecheck "$@"\n')
     shim.chmod(0o755)
     env = {**os.environ, "PATH": f"{shim.parent}{os.pathsep}{os.environ.get('PATH', '')}", "CC_PATHS": paths, "CC_ARGS": "", "CC_FAIL_ON": fail_on, "CC_OFFLINE": offline,
-           "CC_INLINE_CONFIG": inline_config, "CC_SARIF": str(sarif), "GITHUB_OUTPUT": str(out)}
+           "CC_INLINE_CONFIG": inline_config, "CC_SARIF": str(sarif), "GITHUB_OUTPUT": str(out),
+           "GITHUB_STEP_SUMMARY": str(tmp_path / "summary.md")}
     proc = subprocess.run(["bash", str(ROOT / "scripts" / "action_audit.sh")], env=env, cwd=ROOT,
                           capture_output=True, text=True, timeout=120, check=False)
     assert proc.returncode == 0, proc.stderr  # the step itself never fails: the gate step does
     line = out.read_text().strip().splitlines()[-1]
-    return int(line.split("=", 1)[1]), sarif
+    return int(line.split("=", 1)[1]), sarif, proc
 
 
 def test_audit_step_records_failure_and_writes_sarif(tmp_path: Path) -> None:
@@ -79,3 +98,12 @@ def test_audit_step_inline_config_false_reads_no_directive(tmp_path: Path) -> No
     code, sarif = _run_step(tmp_path / "again", str(memo), inline_config="false")
     assert code == 1
     assert [r["ruleId"] for r in json.loads(sarif.read_text())["runs"][0]["results"]] == ["U001"]
+
+
+def test_the_job_log_and_summary_show_the_report(tmp_path: Path) -> None:
+    """The findings are in the job log and the job summary, not only in code scanning."""
+    code, sarif, proc = _run_step_logged(tmp_path, "fixtures/memos/bad_incident_memo.md")
+    assert code == 1 and json.loads(sarif.read_text())["runs"][0]["results"]
+    assert "U001 placeholder domain" in proc.stdout and "finding(s):" in proc.stdout
+    summary = (tmp_path / "summary.md").read_text()
+    assert summary.startswith("## citecheck: failed") and "finding(s):" in summary and "U001" in summary
