@@ -19,8 +19,9 @@ from citecheck.engine.select import resolve
 from citecheck.extract import Inputs, collect
 from citecheck.models import Corpus, Finding, Link, Location, Outcome, Page
 from citecheck.pagestage import PageStage
-from citecheck.registries.stage import cited, lookup, run_outage, store_facts, summary
+from citecheck.registries.stage import cited, lookup, run_outage, store_facts
 from citecheck.registries.stage import scholarly_references as references_of
+from citecheck.registries.stage import summary as summary_of_references
 
 CITEABLE_SCHEMES = ("http://", "https://")
 EXCLUDED_BY_CONFIG = "excluded-by-config"  # the error word of a page `exclude-urls` kept from the fetch
@@ -259,22 +260,28 @@ def judge(inputs: Inputs, config: Config, registry: Registry, *, pages: Mapping[
         findings += parent.check_references(cited((references or {}).get(bib.path, ()), lookups), bib.path)
     for problem in [*inputs.problems, *bibs.problems]:
         findings.append(parent.meta(problem.rule, Location(problem.path, problem.line, 1), problem.message))
-    findings = fold_derived(dedupe_findings(sorted(findings, key=finding_order)))  # one finding per broken link
+    findings = dedupe_findings(sorted(findings, key=finding_order))
+    accepted = accepted_urls(pages, config.fetch.accepted_statuses())
+    if accepted:  # the team accepts these statuses: the page rules' verdicts on them give way to "accepted"
+        page_rules = {rule.id for rule in registry.rules if rule.stage == "page"}
+        findings = [f for f in findings if not (f.url in accepted and f.rule in page_rules)]
+    findings = fold_derived(findings)  # one finding per broken link
     from citecheck.score import summarize
 
     judged = {ref.url for found in (references or {}).values() for ref in found if ref.url and lookups is not None
               and lookups.get(ref.identifier) is not None}
+    summary = summarize(inputs.documents, findings, ((checked_urls(pages) - stage.unjudged) | judged) - accepted.keys(),
+                        with_corpus=corpus is not None, with_bibliography=set(bibs.by_memo) - bibs.broken,
+                        accepted=accepted)
+    if accepted:
+        summary["accepted"] = dict(sorted(Counter(str(status) for status in accepted.values()).items()))
     report = Report(findings, suppressed, inputs, pages, online, parent.crashed or stage.crashed,
-                    time.perf_counter() - started,
-                    summarize(inputs.documents, findings, (checked_urls(pages) - stage.unjudged) | judged,
-                              with_corpus=corpus is not None,
-                              with_bibliography=set(bibs.by_memo) - bibs.broken),
-                    suppressions=uses, directives_ignored=ignored)
+                    time.perf_counter() - started, summary, suppressions=uses, directives_ignored=ignored)
     if stage.lost:
         _unscored(report, len(stage.unjudged))
     if lookups is not None and references:
         report.lookups = lookups
-        report.extra_summary["references"] = summary(references, lookups)
+        report.extra_summary["references"] = summary_of_references(references, lookups)
     return report
 
 
@@ -286,6 +293,15 @@ def _unscored(report: Report, unjudged: int) -> None:
     summary["memos"] = dict.fromkeys(summary.get("memos") or {})
     for section in (summary.get("sections") or {}).values():
         section["score"] = None
+
+
+def accepted_urls(pages: Mapping[str, Page], statuses: frozenset[int]) -> dict[str, int]:
+    """URL → status of the pages whose final answer is a status the team accepts (`--accept`,
+    `fetch.accept`) and would otherwise not be "ok" (a 403, a 429, a 5xx …)."""
+    if not statuses:
+        return {}
+    return {url: page.status for url, page in pages.items()
+            if page.status in statuses and page.outcome is not Outcome.OK and page.status is not None}
 
 
 def _bibliographies(inputs: Inputs, config: Config) -> Any:

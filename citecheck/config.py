@@ -60,6 +60,11 @@ class FetchConfig:
     sibling_probe: bool = True
     robots: bool = True  # honour robots.txt (--ignore-robots: false)
     archive_url: str = "https://archive.org/wayback/available"
+    accept: tuple[str, ...] = ()  # statuses a team accepts (`403`, `500-503`): reported as accepted, never verified
+
+    def accepted_statuses(self) -> frozenset[int]:
+        """The statuses `accept` names (validated when the config is read)."""
+        return parse_statuses(self.accept)
 
 
 @dataclass(frozen=True)
@@ -358,7 +363,20 @@ def _fetch(raw: Any, fail: Any) -> FetchConfig:
                 isinstance(v, dict) and all(isinstance(x, (str, int, float)) for x in v.values()) for v in value.values())):
             raise fail(key, "fetch.headers must map host -> {Header: value}")
         values[attr] = type(default)(value) if isinstance(default, (int, float)) and not isinstance(default, bool) else value
+    parse_statuses(values.get("accept", ()), lambda why: fail("accept", f"fetch.{why}"))
     return FetchConfig(**values)
+
+
+def parse_statuses(items: tuple[str, ...], fail: Any = None) -> frozenset[int]:
+    """`403`, `500-503` → the HTTP statuses they name; anything else is `fail(message)` raised."""
+    out: set[int] = set()
+    for item in items:
+        low, _, high = str(item).strip().partition("-")
+        if not low.isdigit() or (high and not high.isdigit()) or not 100 <= int(low) <= int(high or low) <= 999:
+            message = f"accept: {item!r} is not an HTTP status or range (403, 500-503)"
+            raise (fail(message) if fail else ConfigError(message))
+        out.update(range(int(low), int(high or low) + 1))
+    return frozenset(out)
 
 
 def _strs(value: Any, key: str, fail: Any) -> tuple[str, ...]:

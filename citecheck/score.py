@@ -51,7 +51,7 @@ def _worst(rules: Iterable[Finding], checked: bool = True) -> tuple[float, float
 
 
 def items_for(doc: Document, findings: list[Finding], fetched: Container[str] | None = None,
-              with_corpus: bool = True, with_bibliography: bool = False) -> list[Item]:
+              with_corpus: bool = True, with_bibliography: bool = False, accepted: Container[str] = ()) -> list[Item]:
     """The document's citations as scored items. `fetched` holds the URLs whose pages were checked
     (None: treat every link as checked); `with_corpus` says whether source IDs were looked up,
     `with_bibliography` whether Pandoc citation keys were (a bracketed `[@key]` is an item)."""
@@ -65,6 +65,8 @@ def items_for(doc: Document, findings: list[Finding], fetched: Container[str] | 
             continue
         checked = fetched is None or link.url in fetched
         w, c, v = _worst(at.get((link.location.line, link.location.column), []), checked)
+        if v == "unchecked" and link.url in accepted:
+            v = "accepted"  # answered with a status the team accepts (--accept): not verified, not "ok"
         out.append(Item(link.section, w, c, v))
     for marker in doc.markers:
         if marker.kind in ("source-id", "citation") and not marker.in_code:
@@ -100,7 +102,8 @@ def score(items: list[Item]) -> float | None:
 
 
 def summarize(documents: Iterable[Document], findings: list[Finding], fetched: Container[str] | None = None,
-              with_corpus: bool = True, with_bibliography: Container[str] = ()) -> dict[str, object]:
+              with_corpus: bool = True, with_bibliography: Container[str] = (),
+              accepted: Container[str] = ()) -> dict[str, object]:
     """`citation_truth_score` overall, `sections` (per section), `memos` (per file), verdict counts.
     A score with nothing to score is None (null in JSON, "n/a" in text and HTML). A link whose page
     was not fetched (an offline run, a URL the guard excluded) counts as "unchecked", never "ok"."""
@@ -108,7 +111,7 @@ def summarize(documents: Iterable[Document], findings: list[Finding], fetched: C
     memos: dict[str, float | None] = {}
     by_section: dict[str, list[Item]] = defaultdict(list)
     for doc in documents:
-        items = items_for(doc, findings, fetched, with_corpus, doc.path in with_bibliography)
+        items = items_for(doc, findings, fetched, with_corpus, doc.path in with_bibliography, accepted)
         memos[doc.path] = score(items)
         all_items += items
         for item in items:
@@ -122,6 +125,6 @@ def summarize(documents: Iterable[Document], findings: list[Finding], fetched: C
         "verdicts": dict(sorted(verdicts.items())),
         "memos": memos,
         "sections": {name: {"score": score(items), "citations": len(items),
-                            "problems": sum(1 for i in items if i.verdict not in ("ok", "unchecked"))}
+                            "problems": sum(1 for i in items if i.verdict not in ("ok", "unchecked", "accepted"))}
                      for name, items in by_section.items()},
     }

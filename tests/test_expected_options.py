@@ -94,3 +94,22 @@ def test_write_to_stdout_with_dash(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert not (tmp_path / "-").exists()
     assert result.stdout.startswith("# Memo\n") and "[^1]" in result.stdout
     assert json.loads(result.stderr)["summary"]["output"] == "-"
+
+
+def test_accepted_statuses_are_reported_as_accepted_never_verified(tmp_path: Path) -> None:
+    forbidden = Page(403, "<html><head><title>Forbidden</title></head><body>Forbidden</body></html>")
+    with threaded_site({"/a": ARTICLE, "/members": forbidden}) as site:
+        (tmp_path / "memo.md").write_text(f"# Memo\n\nFreight volumes rose by rail and road in the quarter "
+                                          f"([a](http://{site.host}/a)).\n\nMembers ([m](http://{site.host}/members)).\n")
+        (tmp_path / "cfg.yaml").write_text("fetch: {allow: [127.0.0.1], no-cache: true, robots: false}\n")
+        args = ["audit", str(tmp_path / "memo.md"), "--config", str(tmp_path / "cfg.yaml"), "--format", "json"]
+        plain = _cli(*args)
+        accepted = _cli(*args, "--accept", "403,429")
+        text = _cli(*args[:-2], "--format", "text", "--accept", "403")
+    assert [f["url"].rsplit("/", 1)[-1] for f in json.loads(plain.stdout)["findings"]] == ["members"], plain.output
+    payload = json.loads(accepted.stdout)
+    assert accepted.exit_code == 0 and payload["findings"] == [], accepted.output
+    assert payload["summary"]["verdicts"] == {"accepted": 1, "ok": 1} and payload["summary"]["accepted"] == {"403": 1}
+    assert "1 accepted, not verified (HTTP 403: 1)" in text.stdout
+    bad = _cli(*args, "--accept", "40x")
+    assert bad.exit_code == 2 and "not an HTTP status or range" in bad.output

@@ -10,7 +10,7 @@ import click
 from citecheck.atomic import atomic_write, refuse_same_file
 from citecheck.audit import audit_inputs, judge
 from citecheck.cli.options import build_config, config_options, fetch_options
-from citecheck.config import UrlExclusion, compile_exclusion
+from citecheck.config import UrlExclusion, compile_exclusion, parse_statuses
 from citecheck.engine.packcache import PackCache
 from citecheck.engine.registry import build_registry
 from citecheck.errors import InputError
@@ -46,6 +46,9 @@ from citecheck.report.gate import exit_code
 @click.option("--exclude-url", "exclude_url", multiple=True, metavar="REGEX",
               help="Never fetch URLs matching this regex (repeatable; config: exclude-urls, with reasons). "
                    "They stay unchecked and are counted in the summary.")
+@click.option("--accept", "accept", multiple=True, metavar="CODES",
+              help="HTTP statuses the team accepts (e.g. 403,429 or 500-503; repeatable; config fetch.accept): such "
+                   "links are reported as accepted, never as verified, and the page rules do not judge them.")
 @click.option("--verbose", "-v", is_flag=True, help="Per-host fetch statistics and every excluded URL on stderr.")
 @click.option("--quiet", "-q", is_flag=True, help="Print the findings only: no summary line, no progress, no notes.")
 @config_options
@@ -54,8 +57,8 @@ def command(paths: tuple[str, ...], offline: bool, fmt: str, fail_on: str | None
             bibliographies: tuple[str, ...], output: str | None, include: tuple[str, ...], exclude: tuple[str, ...], no_ignore: bool, archive_check: bool,
             baseline_path: str | None,
             min_score: float | None, report_suppressions: bool, no_inline_config: bool, deadline: float | None,
-            exclude_url: tuple[str, ...], verbose: bool, quiet: bool, config_path: str | None,
-            select: tuple[str, ...], ignore: tuple[str, ...],
+            exclude_url: tuple[str, ...], accept: tuple[str, ...], verbose: bool, quiet: bool,
+            config_path: str | None, select: tuple[str, ...], ignore: tuple[str, ...],
             rule_dirs: tuple[str, ...], **fetch: Any) -> None:
     """Audit memos (Markdown, HTML, text), corpora (JSON) and bibliographies (.bib, CSL-JSON); `-` reads stdin.
 
@@ -77,6 +80,10 @@ def command(paths: tuple[str, ...], offline: bool, fmt: str, fail_on: str | None
 
         config = config.with_overrides(exclude_urls=config.exclude_urls + tuple(
             UrlExclusion(compile_exclusion(pattern, bad), "--exclude-url") for pattern in exclude_url))
+    if accept:
+        codes = tuple(c.strip() for item in accept for c in item.split(",") if c.strip())
+        parse_statuses(codes, lambda why: click.BadParameter(why, param_hint="--accept"))
+        config = config.with_fetch(accept=config.fetch.accept + codes)
     verbose = verbose and not quiet
     fmt = pick(fmt, sys.stdout.isatty())
     if fmt not in available():

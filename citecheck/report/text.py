@@ -144,6 +144,10 @@ def summary_line(s: dict[str, Any]) -> str:
     unchecked = (s.get("verdicts") or {}).get("unchecked")
     if unchecked:
         line += f"; {unchecked} unchecked (not fetched)"
+    accepted = s.get("accepted") or {}
+    if accepted:
+        line += (f"; {sum(accepted.values())} accepted, not verified "
+                 f"({', '.join(f'HTTP {k}: {v}' for k, v in accepted.items())})")
     excluded = s.get("excluded_by_config") or {}
     if excluded:
         line += f"; {sum(excluded.values())} excluded by config ({', '.join(shown(r) for r in excluded)})"
