@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
-from citecheck.config import build
+from citecheck.config import FetchConfig, build
 from citecheck.engine.registry import build_registry
 from citecheck.engine.run import Engine
 from citecheck.engine.select import resolve
@@ -157,8 +157,11 @@ def sibling_answers(captures: Iterable[Capture]) -> dict[str, tuple[int, bytes]]
 def page_of(cap: Capture, sibling: tuple[int, bytes]) -> Page:
     """Page facts of one capture, as the fetcher builds them."""
     ctype = cap.headers.get("content-type", "")
-    facts = parse_body(cap.body, ctype)
+    cap_bytes = FetchConfig().max_body  # the fetcher reads no further: a longer body is cut, and says so
+    facts = parse_body(cap.body[:cap_bytes], ctype)
     outcome, error = outcome_of(cap)
+    if len(cap.body) > cap_bytes and not error:
+        error = "body-too-large"
     chain = (*(Hop(u, 302, cap.hops[i + 1]) for i, u in enumerate(cap.hops[:-1])), Hop(cap.final_url, cap.status))
     sib_status, sib_body = sibling
     probe = probe_url(cap.final_url, PROBE_TOKEN)
@@ -215,7 +218,8 @@ def score(captures: list[Capture], findings: dict[str, list[Finding]]) -> dict[s
     rules: dict[str, Any] = {}
     for rule in sorted(set(EXPECTED.values()) | {r for f in fired.values() for r in f}):
         fired_on = [c for c in captures if rule in fired[c.path]]
-        good = [c for c in fired_on if rule in {EXPECTED.get(c.label), *ALSO_RIGHT.get(c.label, ())}]
+        good = [c for c in fired_on if rule in {EXPECTED.get(c.label), *ALSO_RIGHT.get(c.label, ())}
+                or (rule == "H011" and len(c.body) > FetchConfig().max_body)]  # a fact: the body was cut
         rules[rule] = {"fired": len(fired_on), "right": len(good),
                        "precision": round(len(good) / len(fired_on), 3) if fired_on else None,
                        "other_labels": dict(Counter(c.label for c in fired_on if c not in good))}

@@ -13,7 +13,7 @@ import pytest
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 RECALL_FLOORS = {"bot-challenge": 1.0, "consent-wall": 1.0, "hard404-body": 1.0, "login-wall": 1.0,
-                 "paywall": 0.8, "server-error": 1.0, "soft404": 1.0}
+                 "paywall": 1.0, "server-error": 1.0, "soft404": 1.0}
 CLEAN_FLOORS = {"article": 1.0, "js-shell": 1.0}
 PRECISION_FLOORS = {"H001": 1.0, "H003": 1.0, "H004": 1.0, "H005": 1.0, "H006": 1.0}
 
