@@ -76,3 +76,28 @@ def test_the_api_reports_extraction_problems_per_file(tmp_path: Path) -> None:
     inputs = collect([str(tmp_path / "a.md"), str(tmp_path / "b.md")])
     assert [d.path for d in inputs.documents] == [str(tmp_path / "a.md")]
     assert [(p.path, p.rule, p.line) for p in inputs.problems] == [(str(tmp_path / "b.md"), "E003", 3)]
+
+
+def test_a_parser_crash_on_one_file_is_that_files_e003(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Any exception while extracting one memo (an HTML scanner bug, say) is a finding for that
+    file, not a traceback that hides every other memo; alone, it is one line."""
+    import citecheck.extract as extract
+
+    real = extract.extract_document
+
+    def crash_on_b(path: str, text: str, kind: str = "markdown") -> Any:
+        if path.endswith("b.md"):
+            raise AssertionError("expected name token")
+        return real(path, text, kind)
+
+    monkeypatch.setattr(extract, "extract_document", crash_on_b)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.md").write_text(BAD, encoding="utf-8")
+    (tmp_path / "b.md").write_text("# B\n", encoding="utf-8")
+    code, payload, err = _audit("a.md", "b.md")
+    assert code == 2, err
+    assert _by_path(payload) == {"a.md": ["U001"], "b.md": ["E003"]}
+    assert "AssertionError: expected name token" in next(f["message"] for f in payload["findings"]
+                                                         if f["rule"] == "E003")
+    code, payload, err = _audit("b.md")
+    assert code == 2 and payload == {} and err.strip().count("\n") == 0 and "could not be parsed" in err

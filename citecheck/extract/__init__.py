@@ -61,6 +61,12 @@ def build_inputs(files: Iterable[tuple[str, str]], problems: Iterable[Problem] =
             if alone:
                 raise
             inputs.problems.append(problem_from(path, err))
+        except Exception as err:  # noqa: BLE001 - a parser bug on one file must not end the run
+            crash = InputError(f"{path}: could not be parsed (a citecheck bug, please report it: "
+                               f"{type(err).__name__}: {err})"[:400])
+            if alone:
+                raise crash from None
+            inputs.problems.append(problem_from(path, crash))
     return inputs
 
 
