@@ -60,3 +60,25 @@ def test_prompt_on_a_file_that_is_not_an_outline_says_what_it_needs(tmp_path: Pa
     given.write_text("# Memo\n\n---\n\nText [src-001].\n---\n" if name.endswith(".md") else corpus.read_text())
     code, out = _cli("prompt", str(given), "--section", "market", "--corpus", str(corpus))
     assert code == 2 and expected in out and "malformed YAML" not in out and out.strip().count("\n") == 0, out
+
+
+def test_the_html_score_card_reconciles_its_counts_with_the_chart(tmp_path: Path) -> None:
+    """The chart counts links and source IDs; the score also counts claims as items of their own. The
+    score card says how many of each, and they add up to the chart's total and the score's items."""
+    import json
+    import re
+
+    corpus = json.loads((ROOT / "fixtures" / "memos" / "corpus.json").read_text())[:2]
+    (tmp_path / "c.json").write_text(json.dumps(corpus))
+    (tmp_path / "m.md").write_text(f"# Memo\n\n## Market\n\nRevenue grew 973% in 1999 [{corpus[0]['id']}, "
+                                   f"{corpus[1]['id']}]. See ([page](https://www.acme-ir.com/x)).\n")
+    _code, page = _cli("audit", "--offline", "--format", "html", "--corpus", str(tmp_path / "c.json"),
+                      str(tmp_path / "m.md"))
+    payload = json.loads(_cli("audit", "--offline", "--format", "json", "--corpus", str(tmp_path / "c.json"),
+                              str(tmp_path / "m.md"))[1])
+    chart_total = int(re.search(r"<h3>(\d+) links and citations by verdict</h3>", page).group(1))  # type: ignore[union-attr]
+    cites, claims = map(int, re.search(r"data-score-units>(\d+) links and source IDs.*? and (\d+) claim",  # type: ignore[union-attr]
+                                       page).groups())
+    verdicts = payload["summary"]["verdicts"]
+    assert claims == verdicts.get("unsupported", 0) + verdicts.get("needs-source", 0) == 1
+    assert cites == chart_total == 3 and cites + claims == payload["summary"]["citations"]

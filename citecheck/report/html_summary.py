@@ -13,7 +13,9 @@ from citecheck.report.html_evidence import chips
 from citecheck.report.html_markup import attrs, esc, icon, number, score_bar
 from citecheck.report.html_model import ReportView
 from citecheck.report.html_verdicts import BY_KEY, VERDICTS
+from citecheck.score import CLAIMS
 
+_CLAIM_VERDICTS = frozenset(v.value for v in CLAIMS)
 TOTALS = (("Findings", "findings"), ("Errors", "errors"), ("Warnings", "warnings"), ("Info", "infos"),
           ("Files", "files"), ("Links", "links"), ("Distinct URLs", "urls"), ("Citations scored", "citations"),
           ("Fetched", "fetched"), ("Suppressed", "suppressed"), ("Baselined", "baselined"))
@@ -49,7 +51,15 @@ def _score(s: Mapping[str, Any]) -> str:
     fine = s.get("verdicts")
     fine = fine if isinstance(fine, Mapping) else {}
     inputs = "".join(f'<li>{esc(k)} <b data-score-verdict="{esc(k)}">{number(v)}</b></li>' for k, v in sorted(fine.items()))
-    listing = f'<p class="k">What the score counted</p><ul class="plain">{inputs}</ul>' if inputs else ""
+    # the chart counts links and source IDs by their worst finding; the score also counts each claim
+    # (an unsupported sentence, a needs-source marker) as an item of its own: say so, with both numbers
+    claims = sum(int(v) for k, v in fine.items() if k in _CLAIM_VERDICTS and isinstance(v, int))
+    cites = sum(int(v) for v in fine.values() if isinstance(v, int)) - claims
+    units = (f'<p class="note" data-score-units>{number(cites)} links and source IDs, as in the chart, each by '
+             f'its worst finding, and {number(claims)} claim(s) counted on their own (unsupported: a cited source '
+             'does not back the sentence; needs-source: a marker); a link in an unsupported sentence is shown as '
+             'unsupported in the chart and the source, and counted by its own findings here.</p>') if fine else ""
+    listing = f'<p class="k">What the score counted</p><ul class="plain">{inputs}</ul>{units}' if inputs else ""
     return (f'<div class="card"><h3>Citation-truth score</h3><p class="big" data-key="citation_truth_score">'
             f'{score_bar(value, "Citation-truth score, all memos")}</p>{listing}</div>')
 
