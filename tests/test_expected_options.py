@@ -106,10 +106,12 @@ def test_accepted_statuses_are_reported_as_accepted_never_verified(tmp_path: Pat
         plain = _cli(*args)
         accepted = _cli(*args, "--accept", "403,429")
         text = _cli(*args[:-2], "--format", "text", "--accept", "403")
+        html = _cli(*args[:-2], "--format", "html", "--accept", "403")
     assert [f["url"].rsplit("/", 1)[-1] for f in json.loads(plain.stdout)["findings"]] == ["members"], plain.output
     payload = json.loads(accepted.stdout)
     assert accepted.exit_code == 0 and payload["findings"] == [], accepted.output
     assert payload["summary"]["verdicts"] == {"accepted": 1, "ok": 1} and payload["summary"]["accepted"] == {"403": 1}
     assert "1 accepted, not verified (HTTP 403: 1)" in text.stdout
+    assert "accepted (HTTP 403, --accept): not verified" in html.stdout
     bad = _cli(*args, "--accept", "40x")
     assert bad.exit_code == 2 and "not an HTTP status or range" in bad.output

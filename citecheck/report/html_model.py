@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from citecheck.models import Corpus, Document, Finding, Page
+from citecheck.models import Corpus, Document, Finding, Outcome, Page
 from citecheck.report.html_cites import SENTENCE_SPAN, Cite, cites_of, owner, settle
 from citecheck.report.html_verdicts import BY_KEY
 
@@ -87,10 +87,21 @@ def build_view(findings: Iterable[Finding], summary: Mapping[str, Any], report: 
         memo = MemoView(index, doc, cites_of(doc, f"m{index}", pages, corpus))
         memo.score = _memo_score(summary, doc.path, len(docs))
         targets.update(_attach(memo, by_path.get(doc.path, [])))
+        _mark_accepted(memo, summary)
         memos.append(memo)
     sections = sorted((row for memo in memos for row in _sections(memo, summary)),
                       key=lambda r: (tuple(-x for x in r.trouble()), r.memo.index, r.line))
     return ReportView(memos, findings, summary, sections, targets)
+
+
+def _mark_accepted(memo: MemoView, summary: Mapping[str, Any]) -> None:
+    """A link whose final status the team accepts (`--accept`; the summary's `accepted` counts by
+    status) is shown unchecked, "accepted", never by its raw outcome and never live."""
+    statuses = {int(k) for k in (summary.get("accepted") or {}) if str(k).isdigit()}
+    for cite in memo.cites if statuses else ():
+        page = cite.page
+        if page is not None and page.status in statuses and page.outcome is not Outcome.OK and not cite.reasons:
+            cite.verdict, cite.reasons = "unchecked", [f"accepted (HTTP {page.status}, --accept): not verified"]
 
 
 def _attach(memo: MemoView, findings: list[Finding]) -> dict[int, str]:

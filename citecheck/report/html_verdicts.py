@@ -30,7 +30,8 @@ VERDICTS: tuple[Verdict, ...] = (
     Verdict("unsupported", "Unsupported", 3, "the page exists but does not back the claim (wrong page or passage)"),
     Verdict("unverifiable", "Unverifiable", 2, "paywall, login wall, bot challenge or timeout: not proven dead"),
     Verdict("live", "Live", 1, "fetched and no problem found"),
-    Verdict("unchecked", "Unchecked", 0, "not fetched: offline run, code sample, or excluded by the guard"),
+    Verdict("unchecked", "Unchecked", 0, "not fetched or not judged: offline run, code sample, excluded by the "
+            "guard or the config, or a status accepted with --accept"),
 )
 BY_KEY = {v.key: v for v in VERDICTS}
 
