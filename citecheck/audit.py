@@ -17,14 +17,13 @@ from citecheck.engine.rootcause import fold_derived
 from citecheck.engine.run import Engine, Memo, Suppression
 from citecheck.engine.select import resolve
 from citecheck.extract import Inputs, collect
-from citecheck.models import Corpus, Finding, Link, Location, Outcome, Page
+from citecheck.models import EXCLUDED_BY_CONFIG, Corpus, Finding, Link, Location, Outcome, Page
 from citecheck.pagestage import PageStage
 from citecheck.registries.stage import cited, lookup, run_outage, store_facts
 from citecheck.registries.stage import scholarly_references as references_of
 from citecheck.registries.stage import summary as summary_of_references
 
 CITEABLE_SCHEMES = ("http://", "https://")
-EXCLUDED_BY_CONFIG = "excluded-by-config"  # the error word of a page `exclude-urls` kept from the fetch
 
 
 @dataclass

@@ -177,6 +177,9 @@ class Corpus:
         return found
 
 
+EXCLUDED_BY_CONFIG = "excluded-by-config"  # Page.error of a URL `exclude-urls` / `--exclude-url` kept from the fetch
+
+
 class Outcome(str, enum.Enum):
     """The closed set of fetch outcomes."""
 

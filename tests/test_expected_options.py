@@ -47,6 +47,8 @@ def test_excluded_urls_are_not_fetched_and_are_counted_with_their_reasons(online
     assert "excluded by config (--exclude-url; //c$/): " in result.stderr
     text = _cli("audit", str(tmp / "memo.md"), "--config", str(tmp / "cfg.yaml"), "--format", "text")
     assert "; 1 excluded by config (vendor portal, checked by hand)" in text.stdout
+    html = _cli("audit", str(tmp / "memo.md"), "--config", str(tmp / "cfg.yaml"), "--format", "html")
+    assert "excluded by config (exclude-urls / --exclude-url)" in html.stdout
 
 
 def test_a_bad_exclude_pattern_is_one_line(tmp_path: Path) -> None:

@@ -2,7 +2,8 @@
 
 The closed error vocabulary: nxdomain, unresolved, refused, reset, timeout, tls, rate-limited,
 server-error, too-many-redirects, redirect-loop, blocked-private, bad-scheme, credentials,
-invalid-url, body-too-large, decompression-bomb, invalid-response, challenge.
+invalid-url, body-too-large, decompression-bomb, invalid-response, challenge; and excluded-by-config,
+the word of a page `exclude-urls` / `--exclude-url` kept from the fetch (never requested).
 
 *Dead* needs evidence from the other side: a status the host answered (404, 410, other 4xx), or a
 "no such name" the run could corroborate (`nxdomain`, set by the fetcher after

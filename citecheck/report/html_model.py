@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from citecheck.models import Corpus, Document, Finding, Outcome, Page
+from citecheck.models import EXCLUDED_BY_CONFIG, Corpus, Document, Finding, Outcome, Page
 from citecheck.report.html_cites import SENTENCE_SPAN, Cite, cites_of, owner, settle
 from citecheck.report.html_verdicts import BY_KEY
 
@@ -96,12 +96,17 @@ def build_view(findings: Iterable[Finding], summary: Mapping[str, Any], report: 
 
 def _mark_accepted(memo: MemoView, summary: Mapping[str, Any]) -> None:
     """A link whose final status the team accepts (`--accept`; the summary's `accepted` counts by
-    status) is shown unchecked, "accepted", never by its raw outcome and never live."""
+    status) is shown unchecked, "accepted", never by its raw outcome and never live; one the config
+    kept from the fetch (`exclude-urls`) is unchecked, "excluded by config"."""
     statuses = {int(k) for k in (summary.get("accepted") or {}) if str(k).isdigit()}
-    for cite in memo.cites if statuses else ():
+    for cite in memo.cites:
         page = cite.page
-        if page is not None and page.status in statuses and page.outcome is not Outcome.OK and not cite.reasons:
+        if page is None or cite.reasons:
+            continue
+        if page.status in statuses and page.outcome is not Outcome.OK:
             cite.verdict, cite.reasons = "unchecked", [f"accepted (HTTP {page.status}, --accept): not verified"]
+        elif page.error == EXCLUDED_BY_CONFIG:
+            cite.verdict, cite.reasons = "unchecked", ["excluded by config (exclude-urls / --exclude-url)"]
 
 
 def _attach(memo: MemoView, findings: list[Finding]) -> dict[int, str]:
