@@ -98,7 +98,9 @@ def test_policy_change_is_never_answered_from_the_cache(web: RawWeb, dns: Switch
     for policy in ((), ("--allow", f"127.0.0.1:{web.port + 1}")):
         code, payload, _err = audit(tmp_path, links, policy=policy)
         assert payload["summary"]["outcomes"] == {"excluded": 3} and payload["summary"]["from_cache"] == 0
-        assert not [f for f in payload["findings"] if f["rule"] in ("H001", "H002", "H003")]
+        # no verdict from a fetch; the cited name that resolves to loopback is reported as such (issue 25)
+        assert not [f for f in payload["findings"] if f["rule"] in ("H001", "H002", "H003")
+                    and "resolves to a private, loopback" not in f["message"]]
         assert sum(web.hits.values()) == hits  # nothing reached the server, nothing came from the cache
     code, payload, _err = audit(tmp_path, links, policy=allowed)  # the same policy again: the cache answers
     assert payload["summary"]["outcomes"] == {"dead": 1, "ok": 2} and sum(web.hits.values()) == hits
