@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from citecheck.config import Config, load_config
+from citecheck.config import Config, load_config, parse_statuses
 from citecheck.engine.registry import Registry, build_registry
 from citecheck.engine.rootcause import fold_derived
 from citecheck.engine.run import Engine, Memo, Suppression
@@ -260,7 +260,7 @@ def judge(inputs: Inputs, config: Config, registry: Registry, *, pages: Mapping[
     for problem in [*inputs.problems, *bibs.problems]:
         findings.append(parent.meta(problem.rule, Location(problem.path, problem.line, 1), problem.message))
     findings = dedupe_findings(sorted(findings, key=finding_order))
-    accepted = accepted_urls(pages, config.fetch.accepted_statuses())
+    accepted = accepted_urls(pages, parse_statuses(config.fetch.accept))
     if accepted:  # the team accepts these statuses: the page rules' verdicts on them give way to "accepted"
         page_rules = {rule.id for rule in registry.rules if rule.stage == "page"}
         findings = [f for f in findings if not (f.url in accepted and f.rule in page_rules)]

@@ -62,10 +62,6 @@ class FetchConfig:
     archive_url: str = "https://archive.org/wayback/available"
     accept: tuple[str, ...] = ()  # statuses a team accepts (`403`, `500-503`): reported as accepted, never verified
 
-    def accepted_statuses(self) -> frozenset[int]:
-        """The statuses `accept` names (validated when the config is read)."""
-        return parse_statuses(self.accept)
-
 
 @dataclass(frozen=True)
 class UrlExclusion:
@@ -267,18 +263,15 @@ def build(raw: Mapping[str, Any], path: str = "", text: str = "") -> Config:
 
 def _exclusions(raw: Any, path: str, fail: Any) -> tuple[UrlExclusion, ...]:
     """`exclude-urls:` entries: a regex, or {pattern: REGEX, reason: WHY}; a bad regex is one line."""
-    if raw is None:
-        return ()
-    if not isinstance(raw, list):
+    if raw is not None and not isinstance(raw, list):
         raise fail("exclude-urls", "exclude-urls must be a list of regexes or {pattern, reason} mappings")
     out = []
-    for item in raw:
-        if isinstance(item, str):
-            pattern, reason = item, f"exclude-urls in {Path(path).name if path else 'the config'}"
-        elif isinstance(item, dict) and isinstance(item.get("pattern"), str) and set(item) <= {"pattern", "reason"}:
-            pattern, reason = item["pattern"], str(item.get("reason") or "exclude-urls")
-        else:
+    for item in raw or []:
+        if not isinstance(item, str) and not (isinstance(item, dict) and isinstance(item.get("pattern"), str)
+                                              and set(item) <= {"pattern", "reason"}):
             raise fail("exclude-urls", f"exclude-urls entries are regexes or {{pattern, reason}} mappings, got {item!r:.60}")
+        pattern, reason = (item, f"exclude-urls in {Path(path).name if path else 'the config'}") if isinstance(item, str) \
+            else (item["pattern"], str(item.get("reason") or "exclude-urls"))
         out.append(UrlExclusion(compile_exclusion(pattern, lambda why: fail("exclude-urls", why)), reason))
     return tuple(out)
 
