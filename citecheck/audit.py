@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from citecheck.config import Config, load_config, parse_statuses
+from citecheck.config import Config, load_config
 from citecheck.engine.registry import Registry, build_registry
 from citecheck.engine.rootcause import fold_derived
 from citecheck.engine.run import Engine, Memo, Suppression
@@ -22,6 +22,7 @@ from citecheck.pagestage import PageStage
 from citecheck.registries.stage import cited, lookup, run_outage, store_facts
 from citecheck.registries.stage import scholarly_references as references_of
 from citecheck.registries.stage import summary as summary_of_references
+from citecheck.urlpolicy import parse_statuses
 
 CITEABLE_SCHEMES = ("http://", "https://")
 

@@ -24,6 +24,7 @@ from typing import Any
 from citecheck.errors import ConfigError
 from citecheck.registryconfig import ScholarlyConfig, narrowed_scholarly, scholarly_config
 from citecheck.safeload import LimitError, load_yaml
+from citecheck.urlpolicy import UrlExclusion, exclusions, parse_statuses
 
 CONFIG_NAMES = (".citecheck.yaml", ".citecheck.yml", "citecheck.yaml")
 SEVERITIES = ("error", "warning", "info")
@@ -61,14 +62,6 @@ class FetchConfig:
     robots: bool = True  # honour robots.txt (--ignore-robots: false)
     archive_url: str = "https://archive.org/wayback/available"
     accept: tuple[str, ...] = ()  # statuses a team accepts (`403`, `500-503`): reported as accepted, never verified
-
-
-@dataclass(frozen=True)
-class UrlExclusion:
-    """A URL pattern the team decided not to fetch (`exclude-urls:` / `--exclude-url`), and why."""
-
-    pattern: str
-    reason: str
 
 
 @dataclass(frozen=True)
@@ -257,32 +250,8 @@ def build(raw: Mapping[str, Any], path: str = "", text: str = "") -> Config:
         providers=merged.get("providers") or {}, harvest=merged.get("harvest") or {}, write=merged.get("write") or {},
         inline_directives=inline, scholarly=scholarly_config(merged.get("scholarly") or {}, fail),
         bibliography=tuple(_resolve(path, p) for p in _strs(merged.get("bibliography"), "bibliography", fail)),
-        exclude_urls=_exclusions(merged.get("exclude-urls"), path, fail),
+        exclude_urls=exclusions(merged.get("exclude-urls"), path, fail),
     )
-
-
-def _exclusions(raw: Any, path: str, fail: Any) -> tuple[UrlExclusion, ...]:
-    """`exclude-urls:` entries: a regex, or {pattern: REGEX, reason: WHY}; a bad regex is one line."""
-    if raw is not None and not isinstance(raw, list):
-        raise fail("exclude-urls", "exclude-urls must be a list of regexes or {pattern, reason} mappings")
-    out = []
-    for item in raw or []:
-        if not isinstance(item, str) and not (isinstance(item, dict) and isinstance(item.get("pattern"), str)
-                                              and set(item) <= {"pattern", "reason"}):
-            raise fail("exclude-urls", f"exclude-urls entries are regexes or {{pattern, reason}} mappings, got {item!r:.60}")
-        pattern, reason = (item, f"exclude-urls in {Path(path).name if path else 'the config'}") if isinstance(item, str) \
-            else (item["pattern"], str(item.get("reason") or "exclude-urls"))
-        out.append(UrlExclusion(compile_exclusion(pattern, lambda why: fail("exclude-urls", why)), reason))
-    return tuple(out)
-
-
-def compile_exclusion(pattern: str, fail: Any) -> str:
-    """`pattern` when it compiles as a regex; else `fail(message)` is raised."""
-    try:
-        re.compile(pattern)
-    except re.error as err:
-        raise fail(f"exclude-urls pattern {pattern!r} is not a regex: {err}") from None
-    return pattern
 
 
 def _apply_extends(raw: Mapping[str, Any], fail: Any) -> dict[str, Any]:
@@ -358,18 +327,6 @@ def _fetch(raw: Any, fail: Any) -> FetchConfig:
         values[attr] = type(default)(value) if isinstance(default, (int, float)) and not isinstance(default, bool) else value
     parse_statuses(values.get("accept", ()), lambda why: fail("accept", f"fetch.{why}"))
     return FetchConfig(**values)
-
-
-def parse_statuses(items: tuple[str, ...], fail: Any = None) -> frozenset[int]:
-    """`403`, `500-503` → the HTTP statuses they name; anything else is `fail(message)` raised."""
-    out: set[int] = set()
-    for item in items:
-        low, _, high = str(item).strip().partition("-")
-        if not low.isdigit() or (high and not high.isdigit()) or not 100 <= int(low) <= int(high or low) <= 999:
-            message = f"accept: {item!r} is not an HTTP status or range (403, 500-503)"
-            raise (fail(message) if fail else ConfigError(message))
-        out.update(range(int(low), int(high or low) + 1))
-    return frozenset(out)
 
 
 def _strs(value: Any, key: str, fail: Any) -> tuple[str, ...]:

@@ -10,13 +10,13 @@ import click
 from citecheck.atomic import atomic_write, refuse_same_file
 from citecheck.audit import audit_inputs, judge
 from citecheck.cli.options import build_config, config_options, fetch_options
-from citecheck.config import UrlExclusion, compile_exclusion, parse_statuses
 from citecheck.engine.packcache import PackCache
 from citecheck.engine.registry import build_registry
 from citecheck.errors import InputError
 from citecheck.extract import DEFAULT_INCLUDE, build_inputs, load_corpus, read_inputs, sniff
 from citecheck.report import CHOICES, available, pick, render
 from citecheck.report.gate import exit_code
+from citecheck.urlpolicy import UrlExclusion, compile_exclusion, parse_statuses
 
 
 @click.command(context_settings={"max_content_width": 100})
