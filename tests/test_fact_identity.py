@@ -135,3 +135,23 @@ def test_fact_key_keeps_identity(a: str, b: str) -> None:
 ])
 def test_fact_key_never_merges_other_requests(a: str, b: str) -> None:
     assert fact_key(a) != fact_key(b)
+
+
+def test_harvest_judges_each_spelling_on_its_own_page(dns: SwitchDns, tmp_path: Path) -> None:
+    """Two candidates of one source by the dedupe key: the bare domain does not exist, the www one
+    does. Each is judged on its own fetch; the verdict of one never speaks for the other."""
+    from test_harvest_cli import cli
+    from test_harvest_merge import pages
+    from test_harvest_servers import Restartable
+
+    with Restartable(pages()) as server:
+        listed = tmp_path / "Sources.md"
+        listed.write_text(f"- [Road freight statistics 2023](http://real.gov:{server.port}/a)\n"
+                          f"- [Road freight statistics 2023](http://www.real.gov:{server.port}/a)\n")
+        result = cli("--urls", str(listed), "-o", str(tmp_path / "corpus.json"), "--allow", "www.real.gov",
+                     "--cache", str(tmp_path / "cache.sqlite"), "--timeout", "2",
+                     "--rejects", str(tmp_path / "rejects.json"))
+    assert result.exit_code == 0, result.stderr
+    corpus = json.loads((tmp_path / "corpus.json").read_text())
+    assert [e["url"] for e in corpus] == [f"http://www.real.gov:{server.port}/a"]
+    assert corpus[0]["final_url"] == corpus[0]["url"]  # fetched at that very URL
