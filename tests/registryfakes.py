@@ -128,6 +128,7 @@ class FakeRegistries:
         message = {**csl(work), "title": [work.title], "container-title": [work.venue],
                    "subtitle": [work.subtitle] if work.subtitle else [], "prefix": work.doi.split("/")[0],
                    "member": "263", "publisher": "Example Press", "type": "journal-article",
+                   "abstract": f"<jats:p>{escape(work.abstract)}</jats:p>",
                    "published-print": {"date-parts": [[work.year, 6]]}, "issued": {"date-parts": [[work.year, 6]]},
                    "created": {"date-parts": [[work.year, 5, 1]], "date-time": f"{work.year}-05-01T00:00:00Z"},
                    "author": [{"given": g, "family": f, "sequence": "first" if i == 0 else "additional", "affiliation": []}

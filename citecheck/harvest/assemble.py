@@ -92,7 +92,7 @@ class _Merge:
         first = winner.passing[0]
         assert first.page is not None
         source_id = self.book.assign(winner.url)
-        source = build_source(source_id, first.found.candidate, first.page, first.found.section, first.text)
+        source = build_source(source_id, first.found.candidate, first.page, first.found.section, first.text, first.record)
         access = next((a for v in winner.passing for a in [wall_access(v.noted)] if a), "")
         if access:
             source = replace(source, extra={**source.extra, "access": access})

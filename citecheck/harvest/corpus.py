@@ -12,6 +12,7 @@ import json
 import re
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 from citecheck.atomic import atomic_write
@@ -21,6 +22,7 @@ from citecheck.extract import load_corpus
 from citecheck.harvest.providers.base import Candidate
 from citecheck.harvest.transaction import pending
 from citecheck.models import Corpus, Page, Severity, Source
+from citecheck.scholarly.records import Record
 from citecheck.urls import dedupe_key, host_of, registrable_domain
 
 REFUSE_RULES = ("C001", "C004")  # a corpus that breaks these cannot be appended to safely
@@ -78,13 +80,21 @@ def summarize(page: Page, main_text: str) -> str:
     return out[:SUMMARY_MAX]
 
 
-def build_source(source_id: str, candidate: Candidate, page: Page, section: str, main_text: str) -> Source:
+def build_source(source_id: str, candidate: Candidate, page: Page, section: str, main_text: str,
+                 record: Record | None = None) -> Source:
+    """The corpus entry of a passing candidate; a registry's `record` adds authors, year, venue and
+    identifier (`citecheck.harvest.scholarly`)."""
+    extra: dict[str, Any] = {"dedupe_key": dedupe_key(canonical_of(page))}
+    if record is not None:
+        from citecheck.harvest.scholarly import record_fields
+
+        extra.update(record_fields(record, candidate.url))
     return Source(id=source_id, url=candidate.url, canonical_url=canonical_of(page),
                   title=page.title or page.meta.get("og:title", "") or candidate.title, fetched_at=page.fetched_at,
                   body_excerpt=main_text, summary=summarize(page, main_text), retrieval_query=candidate.query,
                   retrieval_tool=candidate.tool, final_url=page.final_url or page.url, status=page.status,
                   content_hash=page.content_hash, section=section, snippet=candidate.snippet,
-                  extra={"dedupe_key": dedupe_key(canonical_of(page))})
+                  extra=extra)
 
 
 def render(sources: Iterable[Source]) -> str:

@@ -8,16 +8,18 @@ only when a candidate passes and no main text is stored for that body is the pag
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from citecheck.harvest.gate import Policy, Reason, failing, finding_reason, outcome_reason
 from citecheck.harvest.maintext import Extractor
 from citecheck.harvest.plan import Found
+from citecheck.harvest.scholarly import cited, record_page
 from citecheck.harvest.titlecheck import check_title
 from citecheck.models import Finding, Link, LinkKind, Outcome, Page, Severity
 from citecheck.pagestage import PageStage
+from citecheck.scholarly.records import Lookup, Record
 from citecheck.urls import fact_key
 
 FLUSH_EVERY = 25
@@ -32,6 +34,7 @@ class Verdict:
     noted: list[Finding] = field(default_factory=list)  # engine findings that did not fail it (a metered wall)
     page: Page | None = None
     text: str = ""
+    record: Record | None = None  # the registry's record of a DOI/arXiv/PubMed candidate
 
     @property
     def passed(self) -> bool:
@@ -40,10 +43,13 @@ class Verdict:
 
 class Judge:
     def __init__(self, stage: PageStage, policy: Policy, fetcher: Any, cache: Any, extractor: Extractor,
-                 max_age_days: float, title_threshold: float, recheck: Iterable[str] = ()) -> None:
+                 max_age_days: float, title_threshold: float, recheck: Iterable[str] = (),
+                 scholarly: Mapping[str, Lookup] | None = None) -> None:
         """`recheck`: URLs of sources already in the corpus, verified over the network on every
-        harvest (conditionally, from their stored ETag/Last-Modified), never taken from the cache."""
+        harvest (conditionally, from their stored ETag/Last-Modified), never taken from the cache.
+        `scholarly`: URL -> the registry's settled answer for the candidates judged by their registry."""
         self.stage, self.policy, self.fetcher, self.cache = stage, policy, fetcher, cache
+        self.scholarly = dict(scholarly or {})
         self.extractor, self.max_age, self.threshold = extractor, max_age_days, title_threshold
         self.recheck = {fact_key(url) for url in recheck}
         self.revalidated = 0  # corpus sources a 304 confirmed
@@ -69,6 +75,9 @@ class Judge:
     async def _judge_url(self, alive: list[tuple[Verdict, Link]]) -> None:
         """The candidates citing one URL, judged on its page (and given its main text when they pass)."""
         url = alive[0][1].url
+        if url in self.scholarly:
+            self._judge_record(alive, self.scholarly[url])
+            return
         page, body = await self._page(url)
         await self._judge_page(alive, page)
         if not any(v.passed for v, _ in alive) or page.outcome is not Outcome.OK:
@@ -85,6 +94,29 @@ class Judge:
             text = await self.extractor.text(page.content_hash, body or b"", page.content_type, page.final_url or url)
         for verdict, _ in alive:
             verdict.text = text
+
+    def by_registry(self, url: str) -> bool:
+        """Whether `url` is judged by its registry's answer (no landing page, no robots.txt of its host)."""
+        return url in self.scholarly
+
+    def _judge_record(self, alive: list[tuple[Verdict, Link]], lookup: Lookup) -> None:
+        """DOI, arXiv and PubMed candidates judged by the registry's record (docs/scholarly.md): R001 when
+        it says the identifier does not exist, the title check against the record's title, R004 noted."""
+        url = alive[0][1].url
+        page = record_page(url, lookup)
+        self.fetch_log[url] = "registry"
+        for verdict, link in alive:
+            verdict.page, verdict.record, verdict.failed, verdict.findings, verdict.noted = page, lookup.record, [], [], []
+            verdict.text = lookup.record.abstract if lookup.record is not None else ""
+            reasons = []
+            candidate = verdict.found.candidate
+            if lookup.record is not None:
+                title = check_title(candidate.title, candidate.snippet, page, self.threshold)
+                if not title.ok:
+                    reasons.append(Reason("title", "", "title-contradiction", Severity.ERROR,
+                                          "the registry's record is not the work the search result named",
+                                          title.evidence))
+            self._fail(verdict, self.stage.parent.check_references(cited(link, lookup), link.location.path), reasons)
 
     async def _judge_page(self, alive: list[tuple[Verdict, Link]], page: Page) -> None:
         for verdict, link in alive:

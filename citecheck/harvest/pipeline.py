@@ -34,10 +34,12 @@ from citecheck.harvest.plan import SectionPlan, outline_plans, query_plan, searc
 from citecheck.harvest.providers import build_provider, listed_urls
 from citecheck.harvest.result import HarvestResult
 from citecheck.harvest.robotsgate import RobotsGate
+from citecheck.harvest.scholarly import registry_lookups
 from citecheck.harvest.setup import check_preferred, directory_entries
 from citecheck.harvest.titlecheck import DEFAULT_THRESHOLD
 from citecheck.models import Outcome
 from citecheck.pagestage import PageStage, worker_count
+from citecheck.registries.stage import store_facts
 from citecheck.urls import dedupe_key
 
 DEFAULT_MIN_EXCERPT = 200
@@ -97,9 +99,11 @@ async def harvest_async(outline: Outline | str | Path | None = None, *, provider
             for item in found:
                 groups.setdefault(dedupe_key(item.candidate.url), []).append(item)
             say(f"{len(found)} candidates, {len(groups)} distinct URLs")
+            # DOI, arXiv and PubMed candidates: their registries answer, not their landing pages
+            scholarly, registry_run = await registry_lookups([f.candidate.url for f in found], config, cache)
             judge = Judge(stage, policy, fetcher, cache, extractor, config.fetch.max_age_days,
                           float(config.harvest.get("title_threshold", DEFAULT_THRESHOLD)),
-                          recheck=[s.url for s in existing.sources] if existing is not None else ())
+                          recheck=[s.url for s in existing.sources] if existing is not None else (), scholarly=scholarly)
             judge.prefetch([g[0].candidate.url for g in groups.values()])
             robots = RobotsGate(fetcher, engine, policy)
             try:
@@ -112,15 +116,20 @@ async def harvest_async(outline: Outline | str | Path | None = None, *, provider
         stage.close()
         if cache is not None:
             cache.close()
-    outage = assess((v.page for group in verdicts for v in group if v.page is not None), fetcher.connected)
+    replies = [reply.as_page() for reply in registry_run.replies] if registry_run is not None else []
+    connected = set(fetcher.connected) | (registry_run.connected if registry_run is not None else set())
+    outage = assess([*(v.page for group in verdicts for v in group if v.page is not None), *replies], connected)
     if outage is not None:
         unchanged = f"{into} is unchanged" if into else "nothing is written"
         raise NetworkUnavailableError(f"{outage.line()}; {unchanged}")
+    store_facts(registry_run, config, None)  # the registries' facts, now that the run had network
     run = Run(now_iso(), _min_excerpt(min_excerpt, config))
     result = assemble(verdicts, book, plans, existing, engine, gate, searched.errors, str(into or "<harvest>"), run)
     result.crashed = engine.crashed or stage.parent.crashed or stage.crashed
     result.stats.update(candidates=len(found), distinct_urls=len(groups), fetch_log=dict(judge.fetch_log),
                         fetched=sum(v == "network" for v in judge.fetch_log.values()),
+                        from_registry=sum(v == "registry" for v in judge.fetch_log.values()),
+                        registry_requests=len(replies),
                         from_cache=sum(v == "cache" for v in judge.fetch_log.values()),
                         revalidated=judge.revalidated,
                         extracted=extractor.extracted, extracts_reused=judge.texts_reused,

@@ -27,7 +27,7 @@ class RobotsGate:
     async def judge(self, judge: Judge, group: list[Found]) -> list[Verdict]:
         """The judge's verdicts for a group, unless robots.txt keeps its URL from being fetched."""
         url = group[0].candidate.url
-        if await self._asks(group[0]) and not await self.fetcher.robots.allows(url):
+        if not judge.by_registry(url) and await self._asks(group[0]) and not await self.fetcher.robots.allows(url):
             self.disallowed += 1
             reason = Reason("fetch", "", ERROR, Severity.ERROR,
                             f"robots.txt of {origin_of(url)} disallows citecheck here (--ignore-robots to fetch it "

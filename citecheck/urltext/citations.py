@@ -68,14 +68,28 @@ def citeable_url(url: str) -> str:
 
 
 def entry(label: str, source: Source) -> str:
-    """One footnote definition for a corpus source."""
+    """One footnote definition for a corpus source; a scholarly source (harvested from its registry's
+    record) reads "Authors (Year). Title. Venue. <https://doi.org/…>"."""
     title = clean_title(source.title) or "Untitled source"
     url = citeable_url(source.url)
     link = f" <{url}>" if url else ""
     date = _DATE_RE.match(source.fetched_at.strip())
     when = f"accessed {date.group(0)}; " if date else ""
     stop = "" if title.endswith((".", "?", "!")) else "."
-    return f"[^{label}]: {title}{stop}{link} ({when}{source.id})"
+    lead, venue = scholarly_parts(source)
+    return f"[^{label}]: {lead}{title}{stop}{venue}{link} ({when}{source.id})"
+
+
+def scholarly_parts(source: Source) -> tuple[str, str]:
+    """('He, Zhang, Ren & Sun (2016). ', ' CVPR.') for a source with a registry record, else ('', '')."""
+    authors, year = source.extra.get("authors"), source.extra.get("year")
+    if not (isinstance(authors, list) and authors and isinstance(year, int)):
+        return "", ""
+    names = [clean_title(str(a).split(",", 1)[0]) for a in authors if str(a).strip()]
+    who = f"{names[0]} et al." if len(names) > 3 else (" & ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1
+                                                         else "".join(names))
+    venue = clean_title(str(source.extra.get("venue") or ""))
+    return f"{who} ({year}). ", f" {venue}{'' if venue.endswith(('.', '?', '!')) else '.'}" if venue else ""
 
 
 def render_block(numbered: list[tuple[str, Source]]) -> str:
