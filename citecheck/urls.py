@@ -3,6 +3,7 @@ name one source) and the fact key (which URLs are one request)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from functools import lru_cache
 from urllib.parse import urlsplit
 
@@ -36,6 +37,18 @@ def url_host(url: str) -> str:
 def host_of(url: str) -> str:
     """The URL's host in lower case, without a trailing dot ('' when there is none)."""
     return url_host(url).rstrip(".")
+
+
+def domain_match(host: str, domains: Collection[str]) -> str:
+    """The entry of `domains` that `host` is, or is under ('' for none): `a.b.example.com` is under
+    `example.com` and `b.example.com`, never under `ample.com`; the most specific entry wins. The one
+    "host under a domain list" test; `domains` are lower-case names without a leading dot."""
+    name = host
+    while name:
+        if name in domains:
+            return name
+        name = name.partition(".")[2]
+    return ""
 
 
 @lru_cache(maxsize=8192)

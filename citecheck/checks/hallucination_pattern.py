@@ -28,7 +28,7 @@ from urllib.parse import unquote, urlsplit
 from citecheck.checks.unsupported_scheme import CITEABLE, scheme_of
 from citecheck.lazyre import lazy
 from citecheck.models import Hit, Link
-from citecheck.urls import url_host
+from citecheck.urls import domain_match, url_host
 
 ID = "U005"
 NAME = "hallucination-pattern"
@@ -71,7 +71,7 @@ class Pack:
         # one alternation: most URLs match none, so one search settles them (and a run whose URLs
         # all pass never compiles the patterns one by one: half of this rule's start-up)
         self.any = re.compile("|".join(f"(?:{p})" for p in scoped)) if scoped else None
-        self.doi_hosts = tuple(str(h).lower() for h in pack.get("doi_hosts", []))
+        self.doi_hosts = frozenset(str(h).lower() for h in pack.get("doi_hosts", []))
         self.doi_routes = frozenset(str(r).lower() for r in pack.get("doi_routes", []))
 
     def signals(self, rest: str) -> list[str]:
@@ -112,8 +112,7 @@ def _doi_signal(host: str, path: str, pack: Pack, extra: tuple[str, ...]) -> lis
     m = _DOI_RE.search(path)
     if not m:
         return []
-    hosts = (*pack.doi_hosts, *(str(h).lower() for h in extra))
-    if any(host == h or host.endswith("." + h) for h in hosts):
+    if domain_match(host, pack.doi_hosts) or domain_match(host, {str(h).lower() for h in extra}):
         return []
     before = path[: m.start("doi")].strip("/").lower().split("/")
     if any(seg in pack.doi_routes for seg in before):

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from citecheck.models import Hit, Link
-from citecheck.urls import host_of
+from citecheck.urls import domain_match, host_of
 
 ID = "U001"
 NAME = "placeholder-domain"
@@ -65,11 +65,7 @@ class PlaceholderMatcher(PerHost):
     def judge(self, host: str) -> str:
         if not host or host in self.allow:
             return ""
-        chain = _suffix_chain(host)  # host itself, then each parent: a.b.example → b.example → example
-        for name in chain:
-            if name in self.reserved:
-                return name
-        return next((name for name in chain if name in self.domains), "")
+        return domain_match(host, self.reserved) or domain_match(host, self.domains)
 
 
 def pack_matcher(pack: Mapping[str, Any]) -> PlaceholderMatcher:
@@ -92,11 +88,6 @@ def placeholder_match(host: str, options: Mapping[str, Any], prepared: Placehold
 
 def _lowered(names: Iterable[Any]) -> frozenset[str]:
     return frozenset(str(n).lower().strip(".") for n in names)
-
-
-def _suffix_chain(host: str) -> list[str]:
-    labels = host.split(".")
-    return [".".join(labels[i:]) for i in range(len(labels))]
 
 
 def check(link: Link, options: Mapping[str, Any], prepared: PlaceholderMatcher | None = None) -> Iterator[Hit]:

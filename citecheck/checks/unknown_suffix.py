@@ -23,7 +23,7 @@ from citecheck.checks.malformed_url import has_authority, host_problem
 from citecheck.checks.placeholder_domain import PerHost, pack_matcher
 from citecheck.models import Hit, Link
 from citecheck.netaddr import parse_ip
-from citecheck.urls import public_suffix, url_host
+from citecheck.urls import domain_match, public_suffix, url_host
 
 ID = "U007"
 NAME = "unknown-suffix"
@@ -56,7 +56,7 @@ class SuffixJudge(PerHost):
         if host == "localhost" or host.endswith(".localhost") or self.placeholder(host):
             return ""
         last = host.rsplit(".", 1)[-1]
-        if last in self.allowed or any(host == s or host.endswith("." + s) for s in self.allowed):
+        if last in self.allowed or domain_match(host, self.allowed):
             return ""
         return "" if public_suffix(host) else last
 

@@ -180,14 +180,11 @@ def _occurrence(memo: Any, options: Mapping[str, Any]) -> Iterator[Hit]:
 
 
 def _domain_list(link: Link, options: Mapping[str, Any]) -> Iterator[Hit]:
-    from citecheck.urls import host_of
+    from citecheck.urls import domain_match, host_of
 
     host = host_of(link.url)
-    for domain in options.get("domains", []):
-        d = str(domain).lower().lstrip(".")
-        if host == d or host.endswith("." + d):
-            yield Hit(str(options["message"]).format(host), link.location, link.url, evidence=host)
-            return
+    if domain_match(host, {str(domain).lower().lstrip(".") for domain in options.get("domains", [])}):
+        yield Hit(str(options["message"]).format(host), link.location, link.url, evidence=host)
 
 
 def _phrase_list(fetched: Any, options: Mapping[str, Any]) -> Iterator[Hit]:

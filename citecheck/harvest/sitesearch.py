@@ -6,7 +6,7 @@ from urllib.parse import urldefrag, urlsplit
 from lxml import etree, html
 
 from citecheck.fetch.parse import decode
-from citecheck.urls import host_of
+from citecheck.urls import domain_match, host_of
 
 MAX_LINKS = 50
 
@@ -26,7 +26,7 @@ def same_site_links(body: bytes, base_url: str, domain: str) -> list[tuple[str, 
         if not href.startswith(("http://", "https://")) or len(label) < 3 or href in out:
             continue
         host = host_of(href)
-        if not (host == domain or host.endswith("." + domain)) or urlsplit(href).path in (own_path, "", "/"):
+        if not domain_match(host, (domain,)) or urlsplit(href).path in (own_path, "", "/"):
             continue
         out[href] = label
         if len(out) >= MAX_LINKS:

@@ -19,6 +19,7 @@ from citecheck.errors import InputError
 from citecheck.harvest.outline import split_sites
 from citecheck.harvest.providers.base import Candidate
 from citecheck.harvest.yamlfile import line_of, node_at, read_yaml
+from citecheck.urls import domain_match
 
 FetchHtml = Callable[[str], Awaitable[tuple[str, bytes | None]]]  # url -> (final url, body or None)
 MIN_SCORE = 55.0
@@ -40,7 +41,7 @@ class Entry:
 
     def covers(self, token: str) -> bool:
         token = token.strip().lower()
-        return token == self.name.lower() or token == self.domain or token.endswith("." + self.domain)
+        return token == self.name.lower() or bool(domain_match(token, (self.domain,)))
 
 
 def load_directory(path: str) -> tuple[Entry, ...]:
