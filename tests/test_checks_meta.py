@@ -75,3 +75,13 @@ def test_rule_module_is_pure(rule_id: str) -> None:
 def test_netaddr_is_pure() -> None:
     tree = ast.parse((ROOT / "citecheck" / "netaddr.py").read_text(encoding="utf-8"))
     assert set(_imports(tree)) <= {"__future__", "functools", "ipaddress", "unicodedata"}  # functools: lru_cache
+
+
+def test_no_rule_keeps_a_process_wide_memo() -> None:
+    """Memos live in what a rule's `prepare` returns or in the page's `Fetched.memo` (DESIGN.md: no
+    rule keeps a process-global cache); `lru_cache` stays in `citecheck.urls`, cleared by `cache_clear`."""
+    import re
+
+    for path in sorted((ROOT / "citecheck" / "checks").glob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        assert not re.search(r"\blru_cache\b|functools\.cache\b|^@cache\b", source, re.MULTILINE), path.name

@@ -1,17 +1,20 @@
 """How well a page's title (and lead text) answers what the link promised (its text or URL slug).
 
 Shared by H007 title-mismatch and H003 soft-404. Words are compared fuzzily with rapidfuzz, so
-plurals, inflections and small spelling variants still match.
+plurals, inflections and small spelling variants still match. What the two rules derive from the
+same page (the match of a word set, the word pool of a text, the headline) is kept in the page's
+memo (`Fetched.memo`, passed as `memo=`), never in a process-wide cache.
 """
 from __future__ import annotations
 
 import re
 import unicodedata
 from collections.abc import Iterable
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from citecheck.checks._page import Memo, memoised
 from citecheck.lazyre import lazy
 from citecheck.models import Page
 from citecheck.support.text import ascii_words
@@ -39,7 +42,6 @@ def strip_accents(text: str) -> str:
 _COMBINING = lazy("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+")
 
 
-@lru_cache(maxsize=64)  # small: each page is judged once, by several rules in a row
 def _words(text: str) -> tuple[str, ...]:
     folded = strip_accents(text).casefold()
     fast = ascii_words(folded)  # the same tokens as _WORD on ASCII text
@@ -47,7 +49,7 @@ def _words(text: str) -> tuple[str, ...]:
 
 
 def words(text: str) -> list[str]:
-    """Lower-case, accent-free word tokens (memoised: the same text sample is asked about often)."""
+    """Lower-case, accent-free word tokens."""
     return list(_words(text or ""))
 
 
@@ -64,7 +66,6 @@ def slug_words(url: str, min_words: int = 3) -> list[str]:
     return list(_slug_words(url, min_words))
 
 
-@lru_cache(maxsize=64)  # H003 and H007 both ask about each link's URL
 def _slug_words(url: str, min_words: int) -> tuple[str, ...]:
     try:
         path = unquote(urlsplit(url).path)
@@ -93,14 +94,13 @@ def stopset(stopwords: Iterable[Any]) -> frozenset[str]:
     return frozenset(strip_accents(str(s)).casefold() for s in stopwords)
 
 
-def coverage(wanted: list[str], haystack: str, cutoff: float = 82.0) -> float:
+def coverage(wanted: list[str], haystack: str, cutoff: float = 82.0, memo: Memo | None = None) -> float:
     """Share of `wanted` words that occur (fuzzily) among the words of `haystack`."""
-    return _coverage(tuple(wanted), haystack, cutoff) if wanted else 0.0
+    return _coverage(tuple(wanted), haystack, cutoff, memo) if wanted else 0.0
 
 
-@lru_cache(maxsize=64)  # H003 and H007 match the same slug words against the same titles
-def _coverage(wanted: tuple[str, ...], haystack: str, cutoff: float) -> float:
-    pool = _pool(haystack)
+def _coverage(wanted: tuple[str, ...], haystack: str, cutoff: float, memo: Memo | None) -> float:
+    pool = memoised(memo, ("pool", haystack), _pool, haystack)
     if not pool.words:
         return 0.0
     found = sum(1 for w in wanted if _present(w, pool, cutoff))
@@ -118,7 +118,6 @@ class _Pool:
         self.prefixes = frozenset(w[:5] for w in words if len(w) >= 5)
 
 
-@lru_cache(maxsize=32)
 def _pool(haystack: str) -> _Pool:
     return _Pool(list(dict.fromkeys(_words(haystack))))
 
@@ -135,12 +134,12 @@ def _present(word: str, pool: _Pool, cutoff: float) -> bool:
     return process.extractOne(word, pool.words, scorer=fuzz.ratio, score_cutoff=cutoff) is not None
 
 
-def headline(page: Page) -> str:
+def headline(page: Page, memo: Memo | None = None) -> str:
     """The text of the first <h1> in the page's markup sample ('' when none)."""
-    return _headline(page.html_sample or "")
+    markup = page.html_sample or ""
+    return memoised(memo, ("headline", markup), _headline, markup)
 
 
-@lru_cache(maxsize=64)  # H003 and H007 ask about the same page one after the other
 def _headline(markup: str) -> str:
     found = _H1.search(markup)
     if not found:
@@ -156,9 +155,9 @@ def _headline(markup: str) -> str:
         return ""
 
 
-def title_candidates(page: Page) -> list[str]:
+def title_candidates(page: Page, memo: Memo | None = None) -> list[str]:
     """Title, og:title and first h1, de-duplicated, empty ones dropped."""
-    found = [page.title, page.meta.get("og:title", ""), headline(page)]
+    found = [page.title, page.meta.get("og:title", ""), headline(page, memo)]
     return [t for t in dict.fromkeys(t.strip() for t in found) if t]
 
 
@@ -166,22 +165,23 @@ class Match:
     """How well `wanted` words are answered by the page's titles and (computed only when asked)
     by its lead text."""
 
-    def __init__(self, wanted: tuple[str, ...], titles: tuple[str, ...], lead: str) -> None:
+    def __init__(self, wanted: tuple[str, ...], titles: tuple[str, ...], lead: str, memo: Memo | None = None) -> None:
         self.wanted = wanted
-        self.title_score, self.best_title = max([(coverage(list(wanted), t), t) for t in titles] or [(0.0, "")])
+        self.title_score, self.best_title = max([(coverage(list(wanted), t, memo=memo), t) for t in titles]
+                                                or [(0.0, "")])
         self._lead = lead
+        self._memo = memo
 
     @cached_property
     def text_score(self) -> float:
-        return coverage(list(self.wanted), self._lead)
+        return coverage(list(self.wanted), self._lead, memo=self._memo)
 
 
-def match(wanted: list[str], page: Page, lead_chars: int = 5000) -> Match:
-    """How well `wanted` is answered by `page`'s titles and lead text. Memoised on those values (not
-    on the page object): H003 and H007 ask about the same slug words on the same page in a row."""
-    return _match(tuple(wanted), tuple(title_candidates(page)), page.text_sample[:lead_chars])
+def match(wanted: list[str], page: Page, lead_chars: int = 5000, memo: Memo | None = None) -> Match:
+    """How well `wanted` is answered by `page`'s titles and lead text; with the page's `memo`, H003
+    and H007 asking about the same slug words on the same page share one answer."""
+    return memoised(memo, ("match", tuple(wanted), lead_chars), _match, tuple(wanted), page, lead_chars, memo)
 
 
-@lru_cache(maxsize=16)  # a few word sets per page, judged by several rules in a row
-def _match(wanted: tuple[str, ...], titles: tuple[str, ...], lead: str) -> Match:
-    return Match(wanted, titles, lead)
+def _match(wanted: tuple[str, ...], page: Page, lead_chars: int, memo: Memo | None) -> Match:
+    return Match(wanted, tuple(title_candidates(page, memo)), page.text_sample[:lead_chars], memo)

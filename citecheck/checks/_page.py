@@ -9,7 +9,6 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
@@ -29,7 +28,6 @@ _INDEX = re.compile(r"^(index|default|home)(\.[a-z0-9]+)?$", re.IGNORECASE)
 _LOCALE = re.compile(r"^[a-z]{2}([-_][a-z]{2})?$", re.IGNORECASE)
 
 
-@lru_cache(maxsize=64)
 def fold(text: str) -> str:
     """Case-folded, NFKC-normalised text with curly quotes straightened and whitespace collapsed."""
     # str.split() splits on exactly the characters `\s` matches, and is 4x faster than re.sub
@@ -44,7 +42,30 @@ def fold(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", text).translate(_QUOTES).split()).casefold()
 
 
-@lru_cache(maxsize=256)
+Memo = dict[Any, Any]  # what the rules judging one page derive from it, shared by them (`Fetched.memo`)
+
+
+def memoised(memo: Memo | None, key: Any, make: Any, *args: Any) -> Any:
+    """`make(*args)`, kept in `memo` under `key` when there is a memo: the page rules judging one
+    link share what they derive from its page (its folded text, its lowered markup, word pools)."""
+    if memo is None:
+        return make(*args)
+    found = memo.get(key, memo)
+    if found is memo:
+        found = memo[key] = make(*args)
+    return found
+
+
+def folded(text: str, memo: Memo | None = None) -> str:
+    """`fold(text)`, shared through the page's memo."""
+    return memoised(memo, ("fold", text), fold, text)
+
+
+def lower(text: str, memo: Memo | None = None) -> str:
+    """`text.lower()`, shared through the page's memo (several rules read the same markup)."""
+    return memoised(memo, ("lower", text), str.lower, text)
+
+
 def _pattern(items: tuple[str, ...], regex: bool) -> re.Pattern[str] | None:
     bounded: list[str] = []
     free: list[str] = []
@@ -85,17 +106,17 @@ class Phrases:
         self.literals = Literals(self.by_literal)
         self.any_unconditional = _any_of([pattern for _, pattern in self.unconditional])
 
-    def first(self, text: str) -> str:
+    def first(self, text: str, memo: Memo | None = None) -> str:
         """The first item found in `text`, as it appears there (folded); '' when none."""
         if not self.items or not text:
             return ""
-        folded = fold(text)
+        text = folded(text, memo)
         if not self.regex:
-            if not any(p in folded for p in self.folded):
+            if not any(p in text for p in self.folded):
                 return ""  # a substring pre-filter: most pages contain none of the phrases
-            found = self.plain.search(folded) if self.plain is not None else None
+            found = self.plain.search(text) if self.plain is not None else None
             return found.group(0) if found else ""
-        return self._first_regex(folded)
+        return self._first_regex(text)
 
     def _first_regex(self, folded: str) -> str:
         # On a short text (a title, a path) the calls cost more than the scans, so one joined search
@@ -146,8 +167,8 @@ class Markers:
         self.pairs = tuple((str(m), str(m).lower()) for m in items if str(m))
         self.literals = Literals(low for _, low in self.pairs)
 
-    def first(self, markup: str) -> str:
-        present = self.literals.found_in(lower(markup or "")) if self.pairs else frozenset()
+    def first(self, markup: str, memo: Memo | None = None) -> str:
+        present = self.literals.found_in(lower(markup or "", memo)) if self.pairs else frozenset()
         return next((m for m, low in self.pairs if low in present), "") if present else ""
 
 
@@ -156,10 +177,7 @@ def find_marker(markup: str, items: Iterable[Any]) -> str:
     return Markers(items).first(markup)
 
 
-@lru_cache(maxsize=16)  # several rules look for markers in the same page's markup
-def lower(text: str) -> str:
-    """`text.lower()`, memoised: the rules read the same page's markup one after the other."""
-    return text.lower()
+
 
 
 def pack_items(options: Mapping[str, Any], key: str) -> tuple[Any, ...]:
@@ -184,13 +202,13 @@ class Lists:
                    {key: Markers(pack_items(options, key)) for key in markers},
                    {key: tuple(str(i).lower() for i in pack_items(options, key)) for key in lowered})
 
-    def find(self, key: str, text: str) -> str:
+    def find(self, key: str, text: str, memo: Memo | None = None) -> str:
         """The first item of regex list `key` in `text`; '' when none."""
-        return self.phrases[key].first(text)
+        return self.phrases[key].first(text, memo)
 
-    def marker(self, key: str, markup: str) -> str:
+    def marker(self, key: str, markup: str, memo: Memo | None = None) -> str:
         """The first marker of list `key` in `markup`; '' when none."""
-        return self.markers[key].first(markup)
+        return self.markers[key].first(markup, memo)
 
 
 def content_type(page: Page) -> str:
@@ -214,7 +232,6 @@ def path_segments(url: str) -> list[str]:
     return list(_segments(url))
 
 
-@lru_cache(maxsize=64)  # H003 asks about the same page's URLs several times
 def _segments(url: str) -> tuple[str, ...]:
     try:
         segs = [s for s in urlsplit(url).path.split("/") if s]
@@ -235,7 +252,6 @@ def content_query(url: str) -> list[tuple[str, str]]:
         return []
 
 
-@lru_cache(maxsize=64)
 def is_deep(url: str) -> bool:
     """The URL names something below a site's home page (a path or a content-selecting query)."""
     return bool(path_segments(url) or content_query(url))

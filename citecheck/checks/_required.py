@@ -21,14 +21,12 @@ Not a rule module (no `ID`).
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 _LITERAL_ESCAPES = frozenset(".-/ '()[]{}?*+|^$\\\"#&~,:;!@%=<>`")
 _Set = frozenset[str]
 _BOUNDS = re.compile(r"\{(\d*)(,?)(\d*)\}")  # what `re` reads as a repetition count
 
 
-@lru_cache(maxsize=4096)
 def required_literals(regex: str) -> frozenset[str]:
     """A set of literals (as written) one of which occurs in every match of `regex`; empty when unknown."""
     try:

@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from citecheck.checks._page import Lists, Markers, emit
+from citecheck.checks._page import Lists, Markers, Memo, emit
 from citecheck.models import Hit, Page
 
 if TYPE_CHECKING:
@@ -53,22 +53,23 @@ def prepare(options: Mapping[str, Any]) -> Lists:
                  lists.lowered)
 
 
-def challenge_markers(page: Page, options: Mapping[str, Any], prepared: Lists | None = None) -> list[str]:
+def challenge_markers(page: Page, options: Mapping[str, Any], prepared: Lists | None = None,
+                      memo: Memo | None = None) -> list[str]:
     """What on the page itself shows a challenge (headers, title, text, markup); status aside."""
     pack = options.get("pack", {})
     lists = prepared or prepare(options)
     found = [f"{name}: {page.headers[name]}" for name, value in pack.get("headers", {}).items()
              if name in page.headers and str(value).lower() in page.headers[name].lower()]
-    title = lists.find("titles", page.title)
+    title = lists.find("titles", page.title, memo)
     found += [f"title {page.title!r}"] if title else []
     text = page.text_sample or ""
     if len(text) <= int(options.get("short_text", 3000)):
-        phrase = lists.find("phrases", text)
+        phrase = lists.find("phrases", text, memo)
         found += [f"text {phrase!r}"] if phrase else []
-    marker = lists.marker("markup", page.html_sample)
+    marker = lists.marker("markup", page.html_sample, memo)
     found += [f"markup {marker!r}"] if marker else []
     empty = len(text.strip()) < int(options.get("empty_text", 200))
-    weak = lists.marker("weak_markup", page.html_sample) if (empty or page.status in (403, 429, 503)) \
+    weak = lists.marker("weak_markup", page.html_sample, memo) if (empty or page.status in (403, 429, 503)) \
         and not found else ""
     found += [f"script {weak!r} on an empty page"] if weak else []
     if not found and empty and not page.title.strip() and inline_script_share(page.html_sample) >= 0.8:
@@ -83,9 +84,10 @@ def inline_script_share(markup: str) -> float:
     return sum(len(m.group(1)) for m in _INLINE.finditer(markup)) / len(markup)
 
 
-def evidence(page: Page, options: Mapping[str, Any], prepared: Lists | None = None) -> list[str]:
+def evidence(page: Page, options: Mapping[str, Any], prepared: Lists | None = None,
+             memo: Memo | None = None) -> list[str]:
     """Every reason to treat this fetch as a challenge or block."""
-    found = challenge_markers(page, options, prepared)
+    found = challenge_markers(page, options, prepared, memo)
     blocked = [int(s) for s in options.get("blocked_statuses", [])]
     if page.status in blocked:
         found.insert(0, f"HTTP {page.status}")
@@ -95,7 +97,7 @@ def evidence(page: Page, options: Mapping[str, Any], prepared: Lists | None = No
 
 
 def check(fetched: Fetched, options: Mapping[str, Any], prepared: Lists | None = None) -> Iterator[Hit]:
-    found = evidence(fetched.page, options, prepared)
+    found = evidence(fetched.page, options, prepared, fetched.memo)
     if found:
         what = "blocked" if found == [f"HTTP {fetched.page.status}"] else "bot challenge"
         yield emit(fetched, f"{what} instead of the page: unverifiable, not dead (check it in a browser)",

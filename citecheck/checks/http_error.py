@@ -62,7 +62,7 @@ def prepare(options: Mapping[str, Any]) -> Lists:
 def check(fetched: Fetched, options: Mapping[str, Any], prepared: Lists | None = None) -> Iterator[Hit]:
     page = fetched.page
     reason = dead_status(page, options)
-    if not reason or challenge_markers(page, options, prepared):
+    if not reason or challenge_markers(page, options, prepared, fetched.memo):
         return
     where = f" (after redirect to {page.final_url})" if page.final_url and page.final_url != page.url else ""
     evidence = f"{page.status} {page.title}".strip()

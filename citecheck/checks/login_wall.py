@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from citecheck.checks._match import slug_words
-from citecheck.checks._page import Lists, emit, fold, lower
+from citecheck.checks._page import Lists, Memo, emit, fold, lower
 from citecheck.models import Hit, Page
 from citecheck.urls import host_of
 
@@ -99,7 +99,7 @@ def _mentions_slug(page: Page) -> bool:
     return any(w in haystack for w in words)
 
 
-def redirect_evidence(page: Page, lists: Lists, has_password: bool) -> list[str]:
+def redirect_evidence(page: Page, lists: Lists, has_password: bool, memo: Memo | None = None) -> list[str]:
     """A redirect of the cited URL to a sign-in step."""
     final = page.final_url or page.url
     if final == page.url or lists.find("paths", _path_query(page.url)):
@@ -107,13 +107,13 @@ def redirect_evidence(page: Page, lists: Lists, has_password: bool) -> list[str]
     if lists.find("paths", _path_query(final)):
         return [f"redirected to the sign-in page {final}"]
     back = _returns_to(final, page.url, lists)
-    signs_in = has_password or lists.find("titles", page.title) \
+    signs_in = has_password or lists.find("titles", page.title, memo) \
         or lists.find("auth_words", urlsplit(final).path.lower())
     return [f"redirected to a sign-in step that returns to the cited page ({back}=…): {final}"] \
         if back and signs_in else []
 
 
-def sign_in_evidence(page: Page, options: Mapping[str, Any], lists: Lists) -> list[str]:
+def sign_in_evidence(page: Page, options: Mapping[str, Any], lists: Lists, memo: Memo | None = None) -> list[str]:
     if page.status in {int(s) for s in options.get("auth_statuses", [])}:
         challenge = page.headers.get("www-authenticate", "").strip()
         return [f"HTTP {page.status}", *([f"WWW-Authenticate {challenge[:80]!r}"] if challenge else []),
@@ -121,31 +121,31 @@ def sign_in_evidence(page: Page, options: Mapping[str, Any], lists: Lists) -> li
     # the parser notes a password input anywhere in the page (`form:password`); the markup sample
     # holds only the first 8 KiB, which a page's styles and scripts can fill before its form
     has_password = page.meta.get("form:password") == "true" \
-        or _PASSWORD.search(lower(page.html_sample or "")) is not None
-    redirected = redirect_evidence(page, lists, has_password)
+        or _PASSWORD.search(lower(page.html_sample or "", memo)) is not None
+    redirected = redirect_evidence(page, lists, has_password, memo)
     if redirected:
         return redirected
     chars = len(page.text_sample or "")
     short = chars <= int(options.get("short_text", 1500))
-    title = lists.find("titles", page.title)
+    title = lists.find("titles", page.title, memo)
     if title and (short or has_password):
         return [f"sign-in title {page.title!r}"]
     if has_password and chars <= int(options.get("form_text", 600)) and not _mentions_slug(page):
-        words = lists.find("form_words", page.text_sample)
+        words = lists.find("form_words", page.text_sample, memo)
         if words:
             return [f"the page is a sign-in form (a password field, {words!r}, {chars} characters of text)"]
-    notice = lists.find("phrases", page.text_sample) if short else ""
+    notice = lists.find("phrases", page.text_sample, memo) if short else ""
     return [f"text {notice!r}"] if notice else []
 
 
-def consent_evidence(page: Page, options: Mapping[str, Any], lists: Lists) -> list[str]:
+def consent_evidence(page: Page, options: Mapping[str, Any], lists: Lists, memo: Memo | None = None) -> list[str]:
     host = host_of(page.final_url or page.url)
     if host.startswith(lists.lowered["consent_hosts"]):
         return [f"consent host {host}"]
-    if lists.find("consent_titles", page.title):
+    if lists.find("consent_titles", page.title, memo):
         return [f"consent title {page.title!r}"]
     short = len(page.text_sample or "") <= int(options.get("consent_text", 4000))
-    phrase = lists.find("consent_phrases", page.text_sample) if short else ""
+    phrase = lists.find("consent_phrases", page.text_sample, memo) if short else ""
     return [f"consent text {phrase!r}"] if phrase else []
 
 
@@ -156,10 +156,10 @@ def check(fetched: Fetched, options: Mapping[str, Any], prepared: Lists | None =
     failed = page.status is not None and page.status >= 400 and page.status not in auth
     if failed or page.outcome.value in ("excluded", "unsupported", "error"):
         return  # a 404 or a block is H001's or H006's finding, not a wall
-    sign_in = sign_in_evidence(page, options, lists)
+    sign_in = sign_in_evidence(page, options, lists, fetched.memo)
     if sign_in:
         yield emit(fetched, "login wall: the content needs an account, unverifiable", "; ".join(sign_in))
         return
-    consent = consent_evidence(page, options, lists)
+    consent = consent_evidence(page, options, lists, fetched.memo)
     if consent:
         yield emit(fetched, "consent wall: an interstitial hides the content, unverifiable", "; ".join(consent))

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from functools import lru_cache
 from ipaddress import IPv6Address
 from typing import Any
 from urllib.parse import urlsplit
@@ -43,14 +42,12 @@ _BRACKETED_RE = lazy(r"^\[(?P<ip>[^\[\]]*)\](?::(?P<port>[^:]*))?$")
 _BAD_CHARS = re.compile(r"[\s\x00-\x1f\x7f]")
 
 
-@lru_cache(maxsize=65536)
 def has_authority(url: str) -> bool:
     """True for URLs the authority checks apply to: http(s) and any `scheme://` URL."""
     scheme = scheme_of(url)
     return bool(scheme) and (scheme in CITEABLE or url.lstrip()[len(scheme) + 1:].startswith("//"))
 
 
-@lru_cache(maxsize=65536)
 def malformed_reason(url: str) -> str:
     """Why `url` is malformed, or '' when it parses (relative and opaque URLs are not judged)."""
     if not has_authority(url):
@@ -98,7 +95,6 @@ def _port_text_problem(port: str) -> str:
     return "" if 0 < int(port) < 65536 else f"port {port} is outside 1-65535"
 
 
-@lru_cache(maxsize=65536)
 def host_problem(host: str) -> str:
     """Why `host` (as urlsplit gives it) is not a valid host name, or ''."""
     host = host.rstrip(".") if host.endswith(".") and not host.endswith("..") else host

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from citecheck.checks._page import Lists, emit
+from citecheck.checks._page import Lists, Memo, emit
 from citecheck.models import Hit, Page
 from citecheck.urls import host_of, registrable_domain
 
@@ -44,7 +44,8 @@ def prepare(options: Mapping[str, Any]) -> Lists:
     return Lists.of(options, phrases=("phrases",), markers=("markup",), lowered=("hosts",))
 
 
-def evidence(page: Page, options: Mapping[str, Any], prepared: Lists | None = None) -> list[str]:
+def evidence(page: Page, options: Mapping[str, Any], prepared: Lists | None = None,
+             memo: Memo | None = None) -> list[str]:
     """Why the domain looks parked; empty when it does not."""
     lists = prepared or prepare(options)
     final = page.final_url or page.url
@@ -53,16 +54,16 @@ def evidence(page: Page, options: Mapping[str, Any], prepared: Lists | None = No
         return [f"redirected to the domain marketplace {market}"]
     if page.status is not None and page.status >= 400:
         return []
-    marker = lists.marker("markup", page.html_sample)
+    marker = lists.marker("markup", page.html_sample, memo)
     if marker:
         return [f"parking markup {marker!r}"]
     if len(page.text_sample or "") > int(options.get("short_text", 1000)):
         return []
-    notice = lists.find("phrases", f"{page.title}\n{page.text_sample}")
+    notice = lists.find("phrases", f"{page.title}\n{page.text_sample}", memo)
     return [f"text {notice!r}"] if notice else []
 
 
 def check(fetched: Fetched, options: Mapping[str, Any], prepared: Lists | None = None) -> Iterator[Hit]:
-    found = evidence(fetched.page, options, prepared)
+    found = evidence(fetched.page, options, prepared, fetched.memo)
     if found:
         yield emit(fetched, "parked domain: the site is gone, the domain is parked or for sale", "; ".join(found))

@@ -34,7 +34,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from citecheck.checks._page import Lists, answered, emit, is_html
+from citecheck.checks._page import Lists, Memo, answered, emit, is_html
 from citecheck.models import Finding, Hit, Page
 
 if TYPE_CHECKING:
@@ -65,7 +65,8 @@ def prepare(options: Mapping[str, Any]) -> Lists:
     return Lists.of(options, phrases=("metered", "registration", "phrases", "labels"))
 
 
-def wall(page: Page, options: Mapping[str, Any], prepared: Lists | None = None) -> tuple[str, list[str]]:
+def wall(page: Page, options: Mapping[str, Any], prepared: Lists | None = None,
+         memo: Memo | None = None) -> tuple[str, list[str]]:
     """(kind, evidence) of the page's wall; ('', []) when there is none."""
     if not answered(page) or not is_html(page):
         return "", []
@@ -74,18 +75,19 @@ def wall(page: Page, options: Mapping[str, Any], prepared: Lists | None = None) 
     # a meter or registration notice says the text was served and the wall stands in the reader's
     # way; it wins over the subscribe prompt such walls also show
     for kind, key in (("metered", "metered"), ("registration", "registration"), ("hard", "phrases")):
-        notice = lists.find(key, text)
+        notice = lists.find(key, text, memo)
         if notice:
             return kind, [f"text {notice!r}"]
     if page.meta.get("ld:isaccessibleforfree", "").lower() != "false":
         return "", []
-    label = lists.find("labels", f"{page.title}\n{text}")
+    label = lists.find("labels", f"{page.title}\n{text}", memo)
     return ("hard", ["JSON-LD isAccessibleForFree=false", f"label {label!r}"]) if label else ("", [])
 
 
-def evidence(page: Page, options: Mapping[str, Any], prepared: Lists | None = None) -> list[str]:
+def evidence(page: Page, options: Mapping[str, Any], prepared: Lists | None = None,
+             memo: Memo | None = None) -> list[str]:
     """Why the page is paywalled, its kind first (`access=<kind>`); empty when it is not."""
-    kind, found = wall(page, options, prepared)
+    kind, found = wall(page, options, prepared, memo)
     return [f"access={kind}", *found] if kind else []
 
 
@@ -96,7 +98,7 @@ def access_of(finding: Finding) -> str:
 
 
 def check(fetched: Fetched, options: Mapping[str, Any], prepared: Lists | None = None) -> Iterator[Hit]:
-    kind, found = wall(fetched.page, options, prepared)
+    kind, found = wall(fetched.page, options, prepared, fetched.memo)
     if kind:
         severity = options.get("severity_hard" if kind == "hard" else "severity_gated", "warning")
         yield emit(fetched, _MESSAGES[kind], "; ".join([f"access={kind}", *found]), severity=str(severity),

@@ -23,7 +23,6 @@ Passing example:
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from functools import lru_cache
 from typing import Any
 
 from citecheck.allowlist import allow_hint, allows_url
@@ -43,7 +42,6 @@ OPTIONS = {"allow": "HOST_OR_IP[:PORT] entries not to report (default: the run's
            "allow_private": "report no private address (default: the run's --allow-private / fetch.allow-private)"}
 
 
-@lru_cache(maxsize=65536)
 def private_reason(url: str) -> tuple[str, str]:
     """(address, reason) when `url`'s host is a non-public IP literal, else ('', '')."""
     if not has_authority(url):

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from citecheck.checks._match import content_words, match, slug_words, stopset
-from citecheck.checks._page import Lists, answered, emit, is_deep, is_html, is_root, pack_items, path_segments
+from citecheck.checks._page import Lists, Memo, answered, emit, is_deep, is_html, is_root, pack_items, path_segments
 from citecheck.models import Hit, Page
 from citecheck.urls import registrable_domain
 
@@ -96,10 +96,10 @@ def _path(url: str) -> str:
         return "/"
 
 
-def content_signals(page: Page, options: Mapping[str, Any], prepared: Prepared) -> list[Signal]:
-    title = prepared.lists.find("titles", page.title)
+def content_signals(page: Page, options: Mapping[str, Any], prepared: Prepared, memo: Memo | None = None) -> list[Signal]:
+    title = prepared.lists.find("titles", page.title, memo)
     out: list[Signal] = [("title", f"title {page.title!r}")] if title else []
-    phrase = prepared.lists.find("phrases", page.text_sample)
+    phrase = prepared.lists.find("phrases", page.text_sample, memo)
     if phrase:
         short = len(page.text_sample) <= int(options.get("short_text", 1500))
         out.append(("phrase-short-page" if short else "phrase", f"text {phrase!r}"))
@@ -163,24 +163,25 @@ def sibling_signals(page: Page, options: Mapping[str, Any]) -> list[Signal]:
     return []
 
 
-def slug_signals(page: Page, options: Mapping[str, Any], prepared: Prepared) -> list[Signal]:
+def slug_signals(page: Page, options: Mapping[str, Any], prepared: Prepared, memo: Memo | None = None) -> list[Signal]:
     wanted = content_words(slug_words(page.url), prepared.stopwords)
     if len(wanted) < 2:
         return []
-    found = match(wanted, page)
+    found = match(wanted, page, memo=memo)
     in_text = float(options.get("slug_text_overlap", 0.4))
     if found.title_score < float(options.get("slug_overlap", 0.2)) and found.text_score < in_text:
         return [("slug-absent", f"none of the URL words {' '.join(wanted[:6])!r} in title or text")]
     return []
 
 
-def signals(page: Page, options: Mapping[str, Any], prepared: Prepared | None = None) -> list[Signal]:
+def signals(page: Page, options: Mapping[str, Any], prepared: Prepared | None = None,
+            memo: Memo | None = None) -> list[Signal]:
     """Every soft-404 signal of an answered HTML page."""
     if not answered(page) or not is_html(page):
         return []
     prepared = prepared or prepare(options)
-    return [*content_signals(page, options, prepared), *redirect_signals(page, prepared),
-            *sibling_signals(page, options), *slug_signals(page, options, prepared)]
+    return [*content_signals(page, options, prepared, memo), *redirect_signals(page, prepared),
+            *sibling_signals(page, options), *slug_signals(page, options, prepared, memo)]
 
 
 def is_shell(page: Page, options: Mapping[str, Any]) -> bool:
@@ -190,7 +191,7 @@ def is_shell(page: Page, options: Mapping[str, Any]) -> bool:
 
 
 def check(fetched: Fetched, options: Mapping[str, Any], prepared: Prepared | None = None) -> Iterator[Hit]:
-    found = signals(fetched.page, options, prepared)
+    found = signals(fetched.page, options, prepared, fetched.memo)
     shell = is_shell(fetched.page, options)
     if shell:  # a shell the site serves for any path: being like the sibling proves nothing
         found = [(name, text) for name, text in found if not name.startswith("sibling-")]

@@ -81,7 +81,7 @@ def check(fetched: Fetched, options: Mapping[str, Any], prepared: Prepared | Non
     if not answered(page) or not is_html(page) or not page.title.strip():
         return
     sets = wanted_sets(fetched.link, options, prepared)
-    results = [match(w, page) for w in sets]
+    results = [match(w, page, memo=fetched.memo) for w in sets]
     if not results:
         return
     title_ok = any(r.title_score >= float(options.get("min_overlap", 0.25)) for r in results)

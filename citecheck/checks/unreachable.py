@@ -94,7 +94,7 @@ def prepare(options: Mapping[str, Any]) -> Lists:
 
 def check(fetched: Fetched, options: Mapping[str, Any], prepared: Lists | None = None) -> Iterator[Hit]:
     found = classify(fetched.page, options)
-    if found and fetched.page.error == "server-error" and challenge_markers(fetched.page, options, prepared):
+    if found and fetched.page.error == "server-error" and challenge_markers(fetched.page, options, prepared, fetched.memo):
         return
     if found:
         message, severity = found

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from functools import lru_cache
 from typing import Any
 
 from citecheck.models import Hit, Link, LinkKind, Severity
@@ -38,7 +37,6 @@ CITEABLE = ("http", "https")
 _SCHEME_RE = re.compile(r"^\s*(?P<scheme>[a-z][a-z0-9+.-]+):", re.IGNORECASE)
 
 
-@lru_cache(maxsize=65536)
 def scheme_of(url: str) -> str:
     """The URL's scheme in lower case, or '' for a relative reference."""
     m = _SCHEME_RE.match(url)

@@ -33,6 +33,9 @@ class Fetched:
 
     link: Link
     page: Page
+    # what the page rules derive from the page (folded text, lowered markup, word pools), shared by
+    # the rules judging it; one per URL and call of `check_pages`, never process-wide
+    memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -118,11 +121,12 @@ class Engine:
         rules = [(rule, rule.check, rule.options) for rule in self.by_stage.get("page", [])]
         in_code = [entry for entry in rules if entry[2].get("code")]
         out: list[Finding] = []
+        memos: dict[str, dict[Any, Any]] = {}  # one per URL: a URL cited twice is derived from once
         for link in links:
             page = pages.get(link.url)
             if page is None:
                 continue
-            subject = Fetched(link, page)
+            subject = Fetched(link, page, memos.setdefault(link.url, {}))
             for rule, check, options in in_code if link.in_code else rules:
                 try:
                     hits = [*check(subject, options)]
