@@ -155,3 +155,15 @@ def test_harvest_judges_each_spelling_on_its_own_page(dns: SwitchDns, tmp_path: 
     corpus = json.loads((tmp_path / "corpus.json").read_text())
     assert [e["url"] for e in corpus] == [f"http://www.real.gov:{server.port}/a"]
     assert corpus[0]["final_url"] == corpus[0]["url"]  # fetched at that very URL
+
+
+@pytest.mark.parametrize("url", ["https://www.example.org/reports/2024/item-7?id=7&lang=en", "http://a.com/",
+                                 "https://a.b.c/x;p?q=1", "http://a.com/?q=a+b", "http://a.com/a/b/"])
+def test_fact_key_fast_path_is_the_parsed_form(url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import re
+
+    import citecheck.urls as urls
+
+    fast = urls.fact_key.__wrapped__(url)  # type: ignore[attr-defined]
+    monkeypatch.setattr(urls, "_PLAIN_URL", re.compile(r"(?!)"))
+    assert urls.fact_key.__wrapped__(url) == fast == url  # type: ignore[attr-defined]

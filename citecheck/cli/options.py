@@ -39,7 +39,7 @@ def fetch_options(func: F) -> F:
         click.option("--max-redirects", type=click.IntRange(0, 50), help="Redirect hops to follow (default 10)."),
         click.option("--cache", "cache_path", type=click.Path(), help="Cache file, or a postgresql:// URL of a team cache (default: $CITECHECK_CACHE_URL, fetch.cache, the XDG cache dir)."),
         click.option("--no-cache", is_flag=True, default=False, help="Neither read nor write the cache."),
-        click.option("--max-age", type=click.FloatRange(0, 3650), help="Days a cached fetch stays fresh (default 30)."),
+        click.option("--max-age", type=click.FloatRange(0, 3650), help="Days a cached fetch stays fresh (default 30); harvest re-checks its corpus's own sources at any age."),
         click.option("--user-agent", help="User-Agent header."),
         click.option("--header", "headers", multiple=True, metavar="HOST:NAME:VALUE", help="Extra request header for one host (repeatable)."),
         click.option("--ignore-robots", is_flag=True, default=False, help="Fetch what robots.txt disallows for citecheck (logged)."),
