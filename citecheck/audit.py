@@ -18,7 +18,7 @@ from citecheck.engine.run import Engine, Memo, Suppression
 from citecheck.engine.select import resolve
 from citecheck.extract import Inputs, collect
 from citecheck.models import EXCLUDED_BY_CONFIG, Corpus, Finding, Link, Location, Outcome, Page
-from citecheck.pagestage import PageStage
+from citecheck.pagestage import PARALLEL_MIN_PAGES, PageStage, worker_count
 from citecheck.registries.stage import cited, lookup, run_outage, store_facts
 from citecheck.registries.stage import scholarly_references as references_of
 from citecheck.registries.stage import summary as summary_of_references
@@ -143,20 +143,14 @@ async def audit_inputs(inputs: Inputs, config: Config, registry: Registry, *, on
     # fetch, so with it (or a fetcher that cannot stream) they go once it is over.
     streams = (fetcher is None or getattr(fetcher, "streams_pages", False)) and not archive_check
     cache = _open_cache(config) if streams else None
-    # workers yield to the fetch loop from their first fetched body; with a team cache the bodies
-    # are parsed here (none reaches them), so from their start, as while that loop runs
-    shared = bool(getattr(cache, "shared", False))
-    stage = PageStage(engine, inputs.documents, corpus, workers=PageStage.workers_for(len(urls)),
-                      store=cache.put_many if cache is not None else None, nice_from_start=shared)
+    # the bodies go to the stage unparsed; it parses them in-process, or in its pool once enough come
+    stage = PageStage(engine, inputs.documents, corpus, workers=worker_count(), min_pages=PARALLEL_MIN_PAGES,
+                      store=cache.put_many if cache is not None else None)
     for url in excluded:  # never fetched, never judged: unchecked, and counted with its reason
         stage.add(url, Page(url, Outcome.EXCLUDED, error=EXCLUDED_BY_CONFIG))
     try:
-        # without workers the fetch parses and stores each body itself, as it comes
-        # a team cache's other runners wait on this run's facts: parse and store each page as its fetch
-        # ends, never leave it in a worker batch that only fills (and is stored) when more pages come
-        defer = stage.pool is not None and not shared
         identifiers = [ref.identifier for found in refs.values() for ref in found]
-        fetched, lookups = await asyncio.gather(_fetch(urls, config, fetcher, stage.add if streams else None, cache, defer),
+        fetched, lookups = await asyncio.gather(_fetch(urls, config, fetcher, stage.add if streams else None, cache),
                                               lookup(identifiers, config, registries, cache))
         pages = fetched
         archive = None
@@ -336,11 +330,10 @@ def fetchable(links: Iterable[Link], engine: Engine) -> list[str]:
     return list(seen)
 
 
-async def _fetch(urls: list[str], config: Config, fetcher: Any, on_page: Any, cache: Any = None,
-                 defer_parse: bool = False) -> dict[str, Page]:
+async def _fetch(urls: list[str], config: Config, fetcher: Any, on_page: Any, cache: Any = None) -> dict[str, Page]:
     """Fetch; with `on_page` (the page stage's) the fetch shares the stage's cache (`cache`; None:
-    the run has none, opened once or not at all), and with `defer_parse` leaves the bodies for its
-    workers to parse (and store)."""
+    the run has none, opened once or not at all) and leaves the bodies for the stage to parse (and
+    store)."""
     if on_page is None:
         if fetcher is None:
             from citecheck.fetch import fetch_all
@@ -352,7 +345,7 @@ async def _fetch(urls: list[str], config: Config, fetcher: Any, on_page: Any, ca
         from citecheck.fetch import fetch_all
 
         fetcher = fetch_all
-    return await fetcher(urls, fetch_config, on_page=on_page, defer_parse=defer_parse, cache=cache)
+    return await fetcher(urls, fetch_config, on_page=on_page, defer_parse=True, cache=cache)
 
 
 def finding_order(f: Finding) -> tuple[str, int, int, str]:

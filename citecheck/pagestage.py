@@ -12,12 +12,13 @@ them. When no page came unparsed (a re-audit from the cache) `flush()` sends the
 behind the page batches, so the pool is never idle while the parent shares them out. Link rules
 and the other memo rules run in the parent, on `stage.parent` (the engine without the pool's rules).
 
-Workers are spawned (never a fork of a process that may run threads; "spawn" costs the parent
-~0.05 s to start them, "forkserver" blocked it ~0.3 s), read the engine and the documents from a
-spooled file, ignore Ctrl-C (the parent's to handle), run at a lower priority so the fetch loop
-comes first (the audit's from their first fetched body: a run the cache answers has no fetch loop),
-and exit as soon as the parent process ends, however it ends (a thread waits on the parent's sentinel).
-Below `PARALLEL_MIN_URLS` pages or with one core the same calls run in-process. Rules are pure, so
+One way to run: a standard-library process pool, started once `min_pages` pages have come that
+still need parsing (an audit's `PARALLEL_MIN_PAGES`: a re-audit the cache answers needs none and
+never starts one), or at once (`min_pages=0`, harvest); before that, and with one core, the same
+calls run in-process. Workers are spawned (never a fork of a process that may run threads), get the
+engine and the documents as their start arguments, ignore Ctrl-C (the parent's to handle), run at
+a lower priority so the fetch loop comes first, and exit as soon as the parent process ends,
+however it ends (a thread waits on the parent's sentinel). Rules are pure, so
 both ways give the same findings; a rule crash is the engine's E000 finding, a lost worker an E000
 on every document. As with any spawning pool, a script that calls the API must guard its top
 level with `if __name__ == "__main__":` (a worker imports the main module).
@@ -34,12 +35,11 @@ from typing import TYPE_CHECKING, Any
 from citecheck.engine.run import Engine
 from citecheck.models import Corpus, Document, Finding, Link, Location, Page
 from citecheck.pageworker import Cites, Item, Judges, _call, _start_worker
-from citecheck.spool import Spool
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
 
-PARALLEL_MIN_URLS = 300  # below this, starting workers costs more than it saves
+PARALLEL_MIN_PAGES = 200  # pages to parse before an audit starts its pool: fewer cost less in-process
 BATCH = 64  # pages per task: large enough that a task's overhead is small, small enough to keep both busy
 
 
@@ -83,15 +83,12 @@ def claim_view(page: Page) -> Page:
 
 
 class PageStage:
-    """Page rules and shardable memo rules for one run; `workers=0` runs them in-process."""
+    """Page rules and shardable memo rules for one run: in a pool of `workers` processes once
+    `min_pages` pages needing parsing have come (0: at once), else in-process (`workers=0`: always)."""
 
     def __init__(self, engine: Engine, documents: Iterable[Document] = (), corpus: Corpus | None = None, *,
-                 workers: int = 0, store: Callable[[list[Page]], Any] | None = None,
-                 nice_from_start: bool = True) -> None:
-        """`store`: called with completed fresh pages to cache (the parent is the only writer).
-        `nice_from_start=False`: workers yield to the fetch loop (`NICE`) only once they parse a
-        fetched body, so a run the cache answers entirely (nothing fetched, no loop to yield to)
-        does not leave its page rules at a low priority on a machine others share."""
+                 workers: int = 0, min_pages: int = 0, store: Callable[[list[Page]], Any] | None = None) -> None:
+        """`store`: called with completed fresh pages to cache (the parent is the only writer)."""
         self.parent, engine = split(engine)
         self.shardable = bool(engine.by_stage.get("memo"))
         self.documents, self.corpus, self.store = list(documents), corpus, store
@@ -107,52 +104,40 @@ class PageStage:
         self.crashed = False
         self.lost = ""
         self.unjudged: set[str] = set()  # URLs of page batches a lost worker took with it: "unchecked", never ok
-        self.workers = workers
+        self.workers, self.min_pages = workers, min_pages
         self._batch: list[Item] = []
         self._running: list[Future[Any]] = []
         # set by the pool's thread when a page batch is done; only `_running` holds the futures, so
         # a batch's result (its completed, unslimmed pages) is freed as soon as it is taken
         self._some_done = False
         self._memo: list[Future[Any]] = []
-        self._batches: dict[Future[Any], Any] = {}  # each running batch as sent (`_steal`)
         self._urls: dict[Future[Any], list[str]] = {}  # each running batch's URLs (`unjudged` if it is lost)
-        self._here: list[Any] = []  # shares of the shardable memo rules the parent runs (`_share_memo`)
         self._shared = False  # the shardable memo rules' shares are sent
-        self._unparsed = False  # some page came with a body still to parse (its facts are not known yet)
+        self._unparsed = 0  # pages that came with a body still to parse (their facts are not known yet)
         self.judges = Judges(engine, self.documents, corpus)
-        self.judges.nice_from_start = nice_from_start
         self.pool: ProcessPoolExecutor | None = None
-        self._spool: Spool | None = None
-        if workers >= 1:
-            self._start(workers)
+        if workers >= 1 and min_pages <= 0:
+            self._start()
 
-    def _start(self, workers: int) -> None:
-        """Start every worker now (each imports the rules' stack while the fetch begins). Rules
-        that cannot be sent to another process (a function defined inside a function, say) are
-        run here instead, and the run says so."""
-        # the pool's stack (multiprocessing, pickle, secrets: ~15 ms) is imported only by a run that
-        # starts workers; an offline audit's in-process stage never does
+    def _start(self) -> None:
+        """Start every worker now. Rules that cannot be sent to another process (a function defined
+        inside a function, say) are run here instead, and the run says so."""
+        # the pool's stack (multiprocessing, pickle: ~15 ms) is imported only by a run that starts
+        # workers; an offline audit's in-process stage never does
         import multiprocessing
         import pickle
         from concurrent.futures import ProcessPoolExecutor
 
-        self._spool = Spool()
-        context = multiprocessing.get_context("spawn")
         try:
-            judges = self._spool.put(self.judges)
-            self.pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
-                                            initargs=(judges, self._spool.folder))
-            for _ in range(workers):
+            self.pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                            initializer=_start_worker, initargs=(self.judges,))
+            for _ in range(self.workers):  # each spawns a worker now, pickling its start arguments here
                 self.pool.submit(_call, "ready", None)
         except (pickle.PicklingError, AttributeError, TypeError) as err:
             print(f"citecheck: warning: the rules cannot be sent to worker processes ({err}); "
                   "judging pages in this process", file=sys.stderr)
             self.close(wait=False)
             self.workers = 0
-
-    @staticmethod
-    def workers_for(url_count: int) -> int:
-        return worker_count() if url_count >= PARALLEL_MIN_URLS else 0
 
     def _task(self, method: str, argument: Any) -> Future[Any]:
         future: Future[Any] = Future()
@@ -168,7 +153,10 @@ class PageStage:
         """Take `url`'s page (with `raw`, its unparsed body); return the slim copy to keep meanwhile
         (`fetch_all`'s `on_page`)."""
         kept = self.pages[url] = slim(page)
-        self._unparsed = self._unparsed or raw is not None
+        if raw is not None:
+            self._unparsed += 1
+            if self._unparsed == self.min_pages and self.workers >= 1 and self.pool is None:
+                self._start()
         self._batch.append((url, page, raw, self.cites.get(url, [])))
         if len(self._batch) >= BATCH:
             self._send()
@@ -186,27 +174,14 @@ class PageStage:
 
     def _send(self) -> None:
         if self._batch:
-            batch = self._spool.put(self._batch) if self._spool else self._batch
-            future = self._task("pages", batch)
+            future = self._task("pages", self._batch)
             self._urls[future] = [item[0] for item in self._batch]
             self._batch = []
             self._running.append(future)
-            self._batches[future] = batch
             future.add_done_callback(self._note_done)
-
-    def _steal(self) -> None:
-        """Done adding pages, the parent judges the batches no worker has started, from the last
-        back (the workers take them from the first), instead of waiting for them."""
-        for future in reversed(self._running[:]):
-            if not future.cancel():  # a worker has it, and every batch before it
-                return
-            self._running.remove(future)
-            self._urls.pop(future, None)
-            self._complete(*self.judges.pages(self._batches.pop(future)))
 
     def _take(self, future: Future[Any]) -> None:
         self._running.remove(future)
-        self._batches.pop(future, None)
         urls = self._urls.pop(future, [])
         try:
             found, completed = future.result()
@@ -214,9 +189,6 @@ class PageStage:
             self.lost = self.lost or f"{type(err).__name__}: {err}"
             self.unjudged.update(urls)  # no page rule ran on them: unchecked, not ok
             return
-        self._complete(found, completed)
-
-    def _complete(self, found: list[Finding], completed: list[Page]) -> None:
         self._note(found)
         for page in completed:
             self.pages[page.url] = slim(page)
@@ -243,7 +215,6 @@ class PageStage:
         """No more pages: wait for them, send the shardable memo rules' shares (if `flush` could
         not); the slim pages."""
         self.flush()
-        self._steal()
         while self._running:  # as they come: a result's pages are slimmed and its batch freed at once
             wait(self._running, return_when=FIRST_COMPLETED)
             for future in [f for f in self._running if f.done()]:
@@ -253,29 +224,23 @@ class PageStage:
         return self.pages
 
     def _share_memo(self) -> None:
-        """Each document's claims in `parts` interleaved shares, each share with the pages it cites
-        (as `claim_view`s)."""
+        """Each document's claims in one interleaved share per worker, each share with the pages it
+        cites (as `claim_view`s); in-process, one share of all."""
         from citecheck.support.claims import cited_claims, cited_pages
 
         self._shared = True
-        # with a pool the parent takes the last share (`results`): it would only wait, and M008 is
-        # the run's tail (1.3 s on the 5,000-link benchmark's one worker on two cores)
-        parts = self.workers + 1 if self.pool is not None else 1
+        parts = self.workers if self.pool is not None else 1
         for index, doc in enumerate(self.documents):
-            claims = cited_claims(doc) if parts > 1 else []
+            if parts == 1:
+                self._memo.append(self._task("memo", (index, self.pages, (0, 1))))
+                continue
+            claims = cited_claims(doc)
             for part in range(parts):
-                if parts == 1:
-                    self._memo.append(self._task("memo", (index, self.pages, (0, 1))))
-                elif part == parts - 1:
-                    self._here.append((index, cited_pages(claims[part::parts], self.pages), (part, parts)))
-                else:
-                    pages = {url: claim_view(page) for url, page in cited_pages(claims[part::parts], self.pages).items()}
-                    self._memo.append(self._task("memo", (index, pages, (part, parts))))
+                pages = {url: claim_view(page) for url, page in cited_pages(claims[part::parts], self.pages).items()}
+                self._memo.append(self._task("memo", (index, pages, (part, parts))))
 
     def results(self) -> dict[str, list[Finding]]:
         """The pool's findings by document path (waits for them); a lost worker is an E000 on each document."""
-        while self._here:  # the parent's share of the shardable memo rules, as the pool does the rest
-            self._note(self.judges.memo(self._here.pop()))
         for future in self._memo:
             try:
                 self._note(future.result())
@@ -320,6 +285,3 @@ class PageStage:
         if self.pool is not None:
             self.pool.shutdown(wait=wait, cancel_futures=True)
             self.pool = None
-        if self._spool is not None:
-            self._spool.close()
-            self._spool = None

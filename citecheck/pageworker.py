@@ -1,15 +1,12 @@
 """What runs in a page-stage worker (`citecheck.pagestage`): the `Judges` a worker holds, and the
-pool's initializer and task entry. The parent uses `Judges` too, in-process, for a small run and for
-the batches it takes over once it has nothing else to do (`PageStage._steal`)."""
+pool's initializer and task entry. The parent uses `Judges` too, in-process, below the pool's threshold."""
 from __future__ import annotations
 
 import os
-import shutil
 from typing import Any
 
 from citecheck.engine.run import Engine, Memo
 from citecheck.models import Corpus, Document, Finding, Link, Page
-from citecheck.spool import Spool
 
 NICE = 10  # workers yield to the fetch loop (and, on a loopback benchmark, to the server)
 
@@ -24,20 +21,14 @@ class Judges:
     def __init__(self, engine: Engine, documents: list[Document], corpus: Corpus | None) -> None:
         self.engine, self.documents, self.corpus = engine, documents, corpus
         self.siblings: dict[str, str] = {}
-        self.nice_from_start = True  # in a worker: yield to the fetch loop from the start, else from its first parse
-        self.nice_on_parse = False  # set in a worker that yields from its first parse (never in the parent)
 
-    def pages(self, items: list[Item] | str) -> tuple[list[Finding], list[Page]]:
+    def pages(self, batch: list[Item]) -> tuple[list[Finding], list[Page]]:
         """Complete the unparsed pages, judge every link citing each; the findings and the completed
-        pages. `items` may be the path of a spooled batch (`Spool`)."""
-        batch: list[Item] = Spool.take(items) if isinstance(items, str) else items
+        pages."""
         found: list[Finding] = []
         completed: list[Page] = []
         for url, page, raw, cites in batch:
             if raw is not None:
-                if self.nice_on_parse:  # a fetched body: the run is fetching, the fetch loop comes first
-                    self.nice_on_parse = False
-                    _nice()
                 page = self._complete(page, raw)
                 completed.append(page)
             for path, links in cites:
@@ -67,10 +58,8 @@ class Judges:
 _JUDGES: list[Judges] = []  # in a worker process only: what the pool's initializer built from its arguments
 
 
-def _start_worker(judges: Judges | str, spool: str) -> None:
-    """A worker's initializer. `judges` usually comes as the path of a spooled copy: written inline,
-    a run's documents (megabytes on a 5,000-link memo) would block the parent's start of each worker
-    until the new process had imported enough to read them."""
+def _start_worker(judges: Judges) -> None:
+    """A worker's initializer."""
     import atexit
     import multiprocessing
     import signal
@@ -83,34 +72,20 @@ def _start_worker(judges: Judges | str, spool: str) -> None:
     atexit.register(os._exit, 0)
     parent = multiprocessing.parent_process()
     if parent is not None:  # the pool may never get to say goodbye (SIGKILL): leave with the parent
-        threading.Thread(target=_exit_with, args=(parent.sentinel, spool), name="citecheck-parent-watch",
+        threading.Thread(target=_exit_with, args=(parent.sentinel,), name="citecheck-parent-watch",
                          daemon=True).start()
-    if isinstance(judges, str):
-        import pickle
-
-        with open(judges, "rb") as spooled:  # kept: every worker reads it; `Spool.close` removes it
-            judges = pickle.load(spooled)
-    assert isinstance(judges, Judges)
-    if judges.nice_from_start:
-        _nice()
-    else:
-        judges.nice_on_parse = True
+    try:
+        os.nice(NICE)  # the pool starts when bodies come to parse: the fetch loop comes first
+    except OSError:
+        pass
     _JUDGES.append(judges)
 
 
-def _nice() -> None:
-    try:
-        os.nice(NICE)
-    except OSError:
-        pass
-
-
-def _exit_with(sentinel: int, spool: str) -> None:
+def _exit_with(sentinel: int) -> None:
     from multiprocessing.connection import wait
 
     wait([sentinel])
-    shutil.rmtree(spool, ignore_errors=True)  # the parent could not: its batches would stay behind
-    os._exit(1)  # the parent is gone: nobody is left to take a result or a cleanup
+    os._exit(1)  # the parent is gone: nobody is left to take a result
 
 
 def _call(method: str, argument: Any) -> Any:

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 import citecheck
-from citecheck import pagestage, pageworker
+from citecheck import pagestage
 from citecheck.config import Config, FetchConfig
 
 PATHS = ["/article", "/missing", "/gone", "/soft404", "/pdf", "/deep", "/latin1", "/linkedin", "/cf", "/chain/2",
@@ -57,7 +57,7 @@ def _pooled(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
         used.append(self.pool is not None)
         real_close(self, wait)
 
-    monkeypatch.setattr(pagestage, "PARALLEL_MIN_URLS", 1)
+    monkeypatch.setattr(sys.modules["citecheck.audit"], "PARALLEL_MIN_PAGES", 1)
     monkeypatch.setattr(pagestage.PageStage, "close", close)
     return used
 
@@ -90,7 +90,8 @@ def test_shares_across_documents_and_the_cache_give_the_same_findings(served: An
     pooled = citecheck.audit(paths, _config(tmp_path, ignore=ignore), online=True)
     assert used == [True] and pooled.findings == inline.findings and not pooled.crashed
     assert ("M008" in {f.rule for f in inline.findings}) is not bool(ignore)
-    # the parent stored the pages the workers completed, so a warm run judges the same pages
+    # the parent stored the pages the workers completed, so a warm run
+    # judges the same pages
     from citecheck.fetch.cache import Cache
     from citecheck.fetch.guard import Guard
 
@@ -98,7 +99,7 @@ def test_shares_across_documents_and_the_cache_give_the_same_findings(served: An
     assert cached and all(cached[u].text_sample == inline.pages[u].text_sample for u in cached)
     assert any(p.html_sample for p in cached.values())  # complete pages, not the parent's slim copies
     warm = citecheck.audit(paths, _config(tmp_path, ignore=ignore), online=True)
-    assert warm.findings == inline.findings and used == [True, True]
+    assert warm.findings == inline.findings and len(used) == 2
 
 
 def test_cited_pages_give_each_share_what_the_whole_would() -> None:
@@ -178,7 +179,6 @@ def test_a_lost_worker_is_an_internal_error_not_a_clean_pass(served: Any, tmp_pa
     memo.write_text(f"# M\n\nA claim ([a]({served.base}/article)) and ([b]({served.base}/echo?die=/die)).\n",
                     encoding="utf-8")
     used = _pooled(monkeypatch)
-    monkeypatch.setattr(pagestage.PageStage, "_steal", lambda self: None)  # the batch must die in a worker
     report = citecheck.audit([str(memo)], _config(), online=True, registry=registry)
     assert used == [True]
     assert report.crashed and any(f.rule == "E000" and "worker" in f.message for f in report.findings)
@@ -203,7 +203,7 @@ def test_sigkill_of_the_main_process_leaves_no_worker_behind(served: Any, tmp_pa
     """CI runners and IDEs kill the main process only: its workers must go too, and a downstream
     `| wc -c` must see the end of its input."""
     memo = tmp_path / "memo.md"
-    lines = [f"Claim {n} ([s]({served.base}/article?n={n}))." for n in range(pagestage.PARALLEL_MIN_URLS)]
+    lines = [f"Claim {n} ([s]({served.base}/article?n={n}))." for n in range(pagestage.PARALLEL_MIN_PAGES)]
     lines += [f"Slow ([s]({served.base}/drip?n={n}))." for n in range(4)]  # keeps the fetch going
     memo.write_text("# M\n\n" + "\n\n".join(lines) + "\n", encoding="utf-8")
     main = subprocess.Popen([sys.executable, "-m", "citecheck", "audit", str(memo), "--allow", "127.0.0.1",
@@ -236,25 +236,34 @@ def test_sigkill_of_the_main_process_leaves_no_worker_behind(served: Any, tmp_pa
                 proc.wait()
 
 
-def test_a_batch_that_cannot_be_spooled_travels_inline() -> None:
-    items: list[Any] = [("https://example.org/", None, None, [])]
-    spool = pagestage.Spool()
-    spool.folder = os.path.join(spool.folder, "gone", "spool")  # a full or vanished temporary directory
-    assert spool.put(items) is items and spool.put(items) is items
-    spool = pagestage.Spool()
-    try:
-        assert not os.path.exists(spool.folder)  # made with the first batch: an early kill leaves nothing
-        where = spool.put(items)
-        assert isinstance(where, str) and pagestage.Spool.take(where) == items and not os.path.exists(where)
-        assert oct(os.stat(spool.folder).st_mode & 0o777) == "0o700"
-        assert spool.put(items) != spool.put(items)
-    finally:
-        spool.close()
-    assert not os.path.exists(spool.folder)
+@TWO_CORES
+def test_the_pool_starts_once_enough_pages_need_parsing() -> None:
+    """The threshold counts pages with a body still to parse, not URLs: any number of pages from
+    the cache stays in-process; the `min_pages`-th fetched body starts the pool, and the findings
+    are those of an in-process stage."""
+    from citecheck.engine.run import Engine
+    from citecheck.fetch.facts import Raw
+    from citecheck.models import Outcome, Page
 
-
-def test_small_audits_stay_in_process() -> None:
-    assert pagestage.PageStage.workers_for(pagestage.PARALLEL_MIN_URLS - 1) == 0
+    engine = Engine([_page_rule("H901", _titled)])
+    count = 3 * pagestage.BATCH
+    runs: list[list[Any]] = []
+    for workers, parse in ((1, False), (1, True), (0, True)):
+        stage = pagestage.PageStage(engine, _documents(count), workers=workers, min_pages=count // 2)
+        try:
+            for i in range(count):
+                url = f"https://example.org/{i}"
+                if parse:
+                    stage.add(url, Page(url=url, final_url=url, outcome=Outcome.OK, status=200, content_type="text/html"),
+                              Raw(f"<title>p{i}</title><p>Text.</p>".encode(), "text/html"))
+                else:
+                    stage.add(url, Page(url=url, final_url=url, outcome=Outcome.OK, status=200, title=f"p{i}"))
+                assert (stage.pool is not None) is (workers == 1 and parse and i + 1 >= count // 2)
+            stage.finish()
+            runs.append(sorted((f.rule, f.url, f.message) for found in stage.results().values() for f in found))
+        finally:
+            stage.close()
+    assert len(runs[0]) == count and runs[0] == runs[1] == runs[2]
 
 
 def test_worker_count_follows_the_usable_cores(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -308,29 +317,6 @@ def _documents(count: int) -> list[Any]:
     return [Document("m.md", "", "markdown", links=links)]
 
 
-@TWO_CORES
-def test_workers_read_the_run_from_a_spooled_file_not_from_their_start_arguments(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The documents travel in a spool file: each worker's start arguments stay a few hundred bytes,
-    so starting a worker never waits for the new process to read megabytes (as it did inline)."""
-    from citecheck.engine.run import Engine
-
-    started: list[tuple[Any, ...]] = []
-    real = pagestage.PageStage._start
-
-    def spy(self: pagestage.PageStage, workers: int) -> None:
-        real(self, workers)
-        assert self.pool is not None
-        started.append(self.pool._initargs)  # type: ignore[attr-defined]
-
-    monkeypatch.setattr(pagestage.PageStage, "_start", spy)
-    engine = Engine([_page_rule("H901", _titled)])
-    pooled = _stage_findings(pagestage.PageStage(engine, _documents(200), workers=2), 200)
-    inline = _stage_findings(pagestage.PageStage(engine, _documents(200), workers=0), 200)
-    assert len(pooled) == 200 and pooled == inline
-    (judges, spool), = started
-    assert isinstance(judges, str) and judges.startswith(spool) and not os.path.exists(spool)  # removed at close
-
-
 def test_rules_that_cannot_travel_to_workers_run_in_process(capsys: pytest.CaptureFixture[str]) -> None:
     from citecheck.engine.run import Engine
 
@@ -341,29 +327,6 @@ def test_rules_that_cannot_travel_to_workers_run_in_process(capsys: pytest.Captu
     assert stage.pool is None and stage.workers == 0
     assert "cannot be sent to worker processes" in capsys.readouterr().err
     assert [m for _, _, m in _stage_findings(stage, 3)] == ["title p0", "title p1", "title p2"]
-
-
-def test_a_worker_yields_to_the_fetch_loop_from_its_first_fetched_body(monkeypatch: pytest.MonkeyPatch) -> None:
-    """An audit's workers lower their priority when they first parse a fetched body (the run is
-    fetching: its loop comes first), never for pages from the cache, and the parent's own in-process
-    judges never do."""
-    from citecheck.fetch.facts import Raw
-    from citecheck.models import Outcome, Page
-
-    niced: list[int] = []
-    monkeypatch.setattr(pageworker, "_nice", lambda: niced.append(1))
-    url = "https://example.org/a"
-    cached = Page(url=url, outcome=Outcome.OK, status=200, title="A", text_sample="Some text.")
-    fetched = (url, Page(url=url, outcome=Outcome.OK, status=200), Raw(b"<title>A</title><p>Text.</p>", "text/html"), [])
-    in_process = pagestage.Judges(pagestage.Engine([]), [], None)
-    in_process.pages([fetched])
-    worker = pagestage.Judges(pagestage.Engine([]), [], None)
-    worker.nice_on_parse = True  # as `_start_worker` sets it for an audit's pool
-    worker.pages([(url, cached, None, [])])
-    assert niced == []
-    _, completed = worker.pages([fetched])
-    worker.pages([fetched])
-    assert niced == [1] and completed[0].title == "A"
 
 
 def test_the_shares_go_with_the_last_batch_when_no_page_waits_to_be_parsed() -> None:
@@ -396,25 +359,6 @@ def test_the_shares_go_with_the_last_batch_when_no_page_waits_to_be_parsed() -> 
         stage.close()
 
 
-def _by_process(fetched: Any, options: Any) -> Any:
-    from citecheck.models import Hit
-
-    yield Hit(f"{fetched.page.title} by {os.getpid()}", fetched.link.location, fetched.link.url)
-
-
-def test_the_parent_takes_over_batches_no_worker_has_started() -> None:
-    """Once every page is in, the parent judges the waiting batches from the last back while the
-    worker goes on from the first: each page judged once, as in-process, some of them by the parent."""
-    from citecheck.engine.run import Engine
-
-    count = 30 * pagestage.BATCH
-    stage = pagestage.PageStage(Engine([_page_rule("H901", _by_process)]), _documents(count), workers=1)
-    found = _stage_findings(stage, count)
-    titles = sorted(m.split(" by ")[0] for _, _, m in found)
-    assert titles == sorted(f"p{i}" for i in range(count))  # every page once
-    assert any(m.endswith(f" by {os.getpid()}") for _, _, m in found)  # the parent judged some batches
-
-
 @TWO_CORES
 def test_pages_a_lost_worker_did_not_judge_are_unchecked_and_unscored(served: Any, tmp_path: Path,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
@@ -436,7 +380,6 @@ def test_pages_a_lost_worker_did_not_judge_are_unchecked_and_unscored(served: An
     memo.write_text("# M\n\n" + "".join(f"Claim {n} ([s]({url})).\n\n" for n, url in enumerate(dead))
                     + f"Last ([d]({served.base}/echo?die=/die)).\n\nAn open claim <needs-source/>.\n", encoding="utf-8")
     used = _pooled(monkeypatch)
-    monkeypatch.setattr(pagestage.PageStage, "_steal", lambda self: None)  # the batch must die in a worker
     report = citecheck.audit([str(memo)], _config(), online=True, registry=registry)
     assert used == [True] and report.crashed
     assert exit_code(report.findings, "error", report.crashed) == 2

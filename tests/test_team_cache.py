@@ -118,13 +118,13 @@ def test_four_runners_fetch_each_url_once_and_agree(counting: tuple[Counting, st
 
 def test_runners_with_page_workers_share_without_waiting_for_each_other(counting: tuple[Counting, str], pg_url: str,
                                                                         tmp_path: Path) -> None:
-    """Audits large enough for the page stage's workers (PARALLEL_MIN_URLS): a fetched page's facts are
-    stored as its fetch ends, not when a worker's batch fills, so two runners that each wait for
-    the other's URLs never wait for a lease to run out."""
-    from citecheck.pagestage import PARALLEL_MIN_URLS
+    """Audits large enough for the page stage's workers (PARALLEL_MIN_PAGES to parse): a fetched
+    page's facts are stored as its fetch ends, not when a worker's batch fills, so two runners that
+    each wait for the other's URLs never wait for a lease to run out."""
+    from citecheck.pagestage import PARALLEL_MIN_PAGES
 
     server, base = counting
-    count = PARALLEL_MIN_URLS + 20
+    count = PARALLEL_MIN_PAGES + 20
     memos = []
     for i, numbers in enumerate((range(count), range(count - 1, -1, -1))):
         lines = [f"- Widget report {k}: widgets grew {k} percent [source]({base}/f/{k})." for k in numbers]
