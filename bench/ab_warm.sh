@@ -3,7 +3,8 @@
 # recomputed) from two citecheck source trees, on one fact cache both share. Before each run an
 # HTML comment with a new nonce is appended to a copy of the memo: the whole-audit result cache
 # misses, no finding changes, and every fact comes from the cache (no server, no request). One line
-# per run: tree, wall s, user s, sys s (the process tree: page workers included), findings, and a
+# per run: tree, wall s, user s, sys s (the process tree: page workers included), peak RSS KB of the
+# largest process, findings, and a
 # digest of the findings (equal digests: identical findings).
 #
 #   python bench/fetch_bench.py --n 5000 --phases cold --work /tmp/fb    # once: the warm cache
@@ -26,7 +27,7 @@ cp "$MEMO" "$WORK/memo.md"  # the same path for both trees: findings compare as 
 for _ in $(seq "$N"); do
   for tree in "$A" "$B"; do
     printf '\n<!-- edit %s -->\n' "$(date +%s%N)" >> "$WORK/memo.md"
-    PYTHONSAFEPATH=1 PYTHONPATH="$tree" /usr/bin/time -f "%e %U %S" -o "$WORK/time" "$PY" -m citecheck audit "$WORK/memo.md" \
+    PYTHONSAFEPATH=1 PYTHONPATH="$tree" /usr/bin/time -f "%e %U %S %M" -o "$WORK/time" "$PY" -m citecheck audit "$WORK/memo.md" \
       --format json --allow-private --cache "$CACHE" -o "$WORK/out.json" 2> /dev/null || true
     echo "$tree $(tail -1 "$WORK/time") $("$PY" -c "import hashlib,json,sys; f=json.load(open(sys.argv[1]))['findings']; print(len(f), hashlib.sha256(json.dumps(f, sort_keys=True).encode()).hexdigest()[:12])" "$WORK/out.json")"
   done
