@@ -7,9 +7,9 @@ network policy. A *discovered* one (found by walking up from the working directo
 written into the audited tree by whoever wrote the memos) may only narrow it: its `fetch.allow`,
 `fetch.allow-private: true`, `fetch.headers`, `fetch.ignore-robots: true` (`robots: false`),
 `fetch.archive-url` and `fetch.cache` (the facts every verdict is computed from: a planted file could answer "200, title
-matches" for any URL), `scholarly.endpoints` (a planted registry stand-in could answer for every
-reference) and a `scholarly.pace` faster than the registries' documented one are dropped and named
-in `Config.ignored`, which the CLI reports in one
+matches" for any URL) and a `scholarly.pace` faster than the registries' documented one are dropped
+and named in `Config.ignored`; its `scholarly.endpoints` are asked only where the run's own policy
+allows their host (`--allow`: a loopback mirror needs it anyway), else the public registries are, which the CLI reports in one
 warning line; the user config's values for them still apply beside it.
 """
 from __future__ import annotations

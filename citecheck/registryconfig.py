@@ -33,6 +33,9 @@ class ScholarlyConfig:
     batch: int = 100  # identifiers per arXiv / PubMed request
     found_days: float = 30.0  # a found record is fresh this long in the fact cache
     absent_days: float = 1.0  # an authoritative "does not exist" this long
+    # the endpoints come from a discovered config: each is asked only where the run's own policy
+    # (--allow, an explicit config) allows its host, else the registry's public endpoint is
+    discovered_endpoints: bool = False
     # registries searched, in order, for references without an identifier (dblp is opt-in)
     search: tuple[str, ...] = ("crossref", "datacite", "arxiv")
 
@@ -79,11 +82,14 @@ def scholarly_config(raw: Any, fail: Any) -> ScholarlyConfig:
 
 
 def narrowed_scholarly(settings: ScholarlyConfig, ignored: tuple[str, ...]) -> tuple[ScholarlyConfig, tuple[str, ...]]:
-    """Registry endpoints (a planted stand-in answers every reference) and a pace faster than the
-    registries' documented one are an explicit configuration's to set."""
+    """A discovered config's scholarly settings: a pace faster than the registries' documented one is
+    an explicit configuration's to set (dropped, named in `ignored`); its endpoints are marked, and
+    `citecheck.registries.lookup.trusted_endpoints` keeps each only where the run's own policy allows
+    its host."""
     faster = any(pace[0] < PACE[name][0] or pace[1] > PACE[name][1] for name, pace in settings.pace.items())
     moved = dict(settings.endpoints) != dict(ENDPOINTS)
-    if not (moved or faster):
-        return settings, ignored
-    keys = ("scholarly.endpoints",) * moved + ("scholarly.pace",) * faster
-    return replace(settings, endpoints=dict(ENDPOINTS), pace=dict(PACE)), ignored + keys
+    if faster:
+        settings, ignored = replace(settings, pace=dict(PACE)), (*ignored, "scholarly.pace")
+    return (replace(settings, discovered_endpoints=True) if moved else settings), ignored
+
+

@@ -229,18 +229,30 @@ def test_config_errors_are_one_line() -> None:
         build({"scholarly": {"pace": {"arxiv": [3]}}})
 
 
-def test_a_discovered_config_cannot_move_the_registries(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A planted .citecheck.yaml could point every registry at a stand-in that confirms any reference,
-    or make citecheck hammer arXiv: endpoints and a faster pace count only from an explicit config."""
+def test_a_discovered_config_moves_the_registries_only_where_the_run_allows(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A planted .citecheck.yaml could point every registry at a public stand-in that confirms any
+    reference, or make citecheck hammer arXiv: a faster pace counts only from an explicit config, and a
+    discovered endpoint is asked only when the run's own policy allows its host (a loopback mirror with
+    --allow, as docs/scholarly.md describes)."""
     from citecheck.config import load_config
+    from citecheck.registries.lookup import Registries
     from citecheck.registryconfig import ENDPOINTS, PACE
 
-    planted = ("scholarly:\n  mailto: a@b.org\n  endpoints: {crossref: 'http://127.0.0.1:9/crossref'}\n"
-               "  pace: {arxiv: [0, 8]}\n")
+    planted = ("scholarly:\n  mailto: a@b.org\n  endpoints: {crossref: 'http://127.0.0.1:9/crossref', "
+               "datacite: 'https://stand-in.example.net/datacite'}\n  pace: {arxiv: [0, 8]}\n")
     (tmp_path / ".citecheck.yaml").write_text(planted)
     monkeypatch.chdir(tmp_path)
     config = load_config()
-    assert dict(config.scholarly.endpoints) == dict(ENDPOINTS) and dict(config.scholarly.pace) == dict(PACE)
-    assert config.ignored == ("scholarly.endpoints", "scholarly.pace") and config.scholarly.mailto == "a@b.org"
+    assert dict(config.scholarly.pace) == dict(PACE) and config.ignored == ("scholarly.pace",)
+    assert config.scholarly.mailto == "a@b.org" and config.scholarly.discovered_endpoints
+    asked = Registries(config.scholarly, config.fetch).endpoints
+    assert asked["crossref"] == ENDPOINTS["crossref"] and asked["datacite"] == ENDPOINTS["datacite"]
+    allowed = config.with_fetch(allow=("127.0.0.1:9",))
+    asked = Registries(allowed.scholarly, allowed.fetch).endpoints
+    assert asked["crossref"] == "http://127.0.0.1:9/crossref" and asked["datacite"] == ENDPOINTS["datacite"]
+    private = config.with_fetch(allow_private=True)
+    assert Registries(private.scholarly, private.fetch).endpoints["datacite"] == ENDPOINTS["datacite"]
     explicit = load_config(str(tmp_path / ".citecheck.yaml"))
-    assert explicit.scholarly.endpoints["crossref"] == "http://127.0.0.1:9/crossref" and not explicit.ignored
+    assert not explicit.scholarly.discovered_endpoints and not explicit.ignored
+    assert Registries(explicit.scholarly, explicit.fetch).endpoints["datacite"] == "https://stand-in.example.net/datacite"

@@ -15,13 +15,16 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sys
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
+from citecheck.allowlist import allows_url
 from citecheck.config import FetchConfig
+from citecheck.netaddr import parse_ip
 from citecheck.registries.parse import (
     arxiv_entries,
     crossref_record,
@@ -30,7 +33,7 @@ from citecheck.registries.parse import (
     esummary_records,
     handle_code,
 )
-from citecheck.registryconfig import ScholarlyConfig
+from citecheck.registryconfig import ENDPOINTS, ScholarlyConfig
 from citecheck.scholarly.ids import SEARCH, Identifier, possible_arxiv
 from citecheck.scholarly.records import Lookup, Status
 
@@ -55,6 +58,22 @@ class Lookups:
 
     def get(self, ident: Identifier) -> Lookup | None:
         return self.found.get(ident.key)
+
+
+def trusted_endpoints(settings: ScholarlyConfig, allow: tuple[str, ...], allow_private: bool) -> dict[str, str]:
+    """The endpoints this run asks, and the discovered ones it does not (a planted config could name a
+    stand-in that confirms every reference; a loopback mirror needs `--allow` anyway, which vouches for it)."""
+    if not settings.discovered_endpoints:
+        return dict(settings.endpoints)
+    out = {}
+    for name, url in settings.endpoints.items():
+        host = (urlsplit(url).hostname or "").lower()
+        ip = parse_ip(host)
+        # an --allow entry that names the host, or --allow-private for a private address: never a public host
+        vouched = url == ENDPOINTS.get(name) or allows_url(url, host, ip, allow, False) or (
+            allow_private and ip is not None and not ip.is_global)
+        out[name] = url if vouched else ENDPOINTS.get(name, url)
+    return out
 
 
 def fact_key(ident: Identifier, endpoints: Mapping[str, str], searched: Iterable[str]) -> str:
@@ -83,7 +102,11 @@ class Registries:
 
     def __init__(self, settings: ScholarlyConfig, fetch: FetchConfig, cache: Any = None, resolver: Any = None) -> None:
         self.settings = settings
-        self.endpoints = settings.endpoints
+        self.endpoints = trusted_endpoints(settings, fetch.allow, fetch.allow_private)
+        if self.endpoints != dict(settings.endpoints):
+            moved = ", ".join(sorted(k for k, v in settings.endpoints.items() if self.endpoints[k] != v))
+            print(f"citecheck: warning: scholarly.endpoints.{{{moved}}} of a discovered configuration name hosts "
+                  "this run does not allow (--allow): the registries' public endpoints are asked", file=sys.stderr)
         self.fetch = fetch
         self.cache = cache
         self.resolver = resolver
