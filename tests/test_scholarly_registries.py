@@ -256,3 +256,24 @@ def test_a_discovered_config_moves_the_registries_only_where_the_run_allows(
     explicit = load_config(str(tmp_path / ".citecheck.yaml"))
     assert not explicit.scholarly.discovered_endpoints and not explicit.ignored
     assert Registries(explicit.scholarly, explicit.fetch).endpoints["datacite"] == "https://stand-in.example.net/datacite"
+
+
+def test_cli_with_a_config_beside_the_memo_and_allow(fake: FakeRegistries, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The documented set-up: `.citecheck.yaml` naming loopback stand-ins, `--allow` on the command line."""
+    import json
+
+    from click.testing import CliRunner
+
+    from citecheck.cli import main
+
+    port = fake.base.rsplit(":", 1)[1]
+    endpoints = "".join(f"    {name}: {url}\n" for name, url in fake.endpoints().items())
+    (tmp_path / ".citecheck.yaml").write_text(f"scholarly:\n  endpoints:\n{endpoints}")
+    memo(tmp_path, MEMO)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["audit", "memo.md", "--format", "json", "--allow", f"127.0.0.1:{port}",
+                                       "--cache", str(tmp_path / "c.sqlite")])
+    assert result.exit_code == 1, result.output
+    found = {(f["line"], f["rule"]) for f in json.loads(result.stdout)["findings"] if f["rule"].startswith("R")}
+    assert found == {(5, "R001"), (9, "R002"), (10, "R004"), (12, "R002"), (13, "R004"), (14, "R001")}
