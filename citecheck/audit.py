@@ -266,7 +266,7 @@ def judge(inputs: Inputs, config: Config, registry: Registry, *, pages: Mapping[
               and lookups.get(ref.identifier) is not None}
     summary = summarize(inputs.documents, findings, ((checked_urls(pages) - stage.unjudged) | judged) - accepted.keys(),
                         with_corpus=corpus is not None, with_bibliography=set(bibs.by_memo) - bibs.broken,
-                        accepted=accepted)
+                        accepted=accepted, written=_written(references, lookups))
     if accepted:
         summary["accepted"] = dict(sorted(Counter(str(status) for status in accepted.values()).items()))
     report = Report(findings, suppressed, inputs, pages, online, parent.crashed or stage.crashed,
@@ -296,6 +296,15 @@ def accepted_urls(pages: Mapping[str, Page], statuses: frozenset[int]) -> dict[s
         return {}
     return {url: page.status for url, page in pages.items()
             if page.status in statuses and page.outcome is not Outcome.OK and page.status is not None}
+
+
+def _written(references: Mapping[str, tuple[Any, ...]] | None, lookups: Any) -> dict[str, list[Any]]:
+    """Each document's scholarly references that are not links, as score items."""
+    from citecheck.score import WrittenReference
+
+    return {path: [WrittenReference(r.location.line, r.location.column, r.section,
+                                    lookups is not None and lookups.get(r.identifier) is not None)
+                   for r in found if not r.url] for path, found in (references or {}).items()}
 
 
 def _bibliographies(inputs: Inputs, config: Config) -> Any:

@@ -1,7 +1,7 @@
 """Citation-truth score (0-10) per memo and per section.
 
-Each citation (a cite-able link, a `[src-NNN]` ID, a Pandoc `[@key]`, a `<needs-source/>` marker, an
-unsupported claim) is an item with a weight and a credit; the score is 10 × Σ(weight·credit) / Σ weight, and
+Each citation (a cite-able link, a `[src-NNN]` ID, a Pandoc `[@key]`, a scholarly reference that is
+not a link, a `<needs-source/>` marker, an unsupported claim) is an item with a weight and a credit; the score is 10 × Σ(weight·credit) / Σ weight, and
 "n/a" (None) when there is no citation at all.
 Fabricated and placeholder URLs weigh heaviest. What a finding means is its rule's declared verdict
 (`Finding.verdict`); `WEIGHTS` says what each verdict costs. Verdicts that are not about a citation
@@ -29,6 +29,16 @@ _NOT_CITATIONS = {LinkKind.IMAGE}
 
 
 @dataclass(frozen=True)
+class WrittenReference:
+    """A scholarly reference that is not a link: where it is, and whether a registry answered for it."""
+
+    line: int
+    column: int
+    section: str
+    checked: bool
+
+
+@dataclass(frozen=True)
 class Item:
     section: str
     weight: float
@@ -51,10 +61,13 @@ def _worst(rules: Iterable[Finding], checked: bool = True) -> tuple[float, float
 
 
 def items_for(doc: Document, findings: list[Finding], fetched: Container[str] | None = None,
-              with_corpus: bool = True, with_bibliography: bool = False, accepted: Container[str] = ()) -> list[Item]:
+              with_corpus: bool = True, with_bibliography: bool = False, accepted: Container[str] = (),
+              written: Iterable[WrittenReference] = ()) -> list[Item]:
     """The document's citations as scored items. `fetched` holds the URLs whose pages were checked
     (None: treat every link as checked); `with_corpus` says whether source IDs were looked up,
-    `with_bibliography` whether Pandoc citation keys were (a bracketed `[@key]` is an item)."""
+    `with_bibliography` whether Pandoc citation keys were (a bracketed `[@key]` is an item);
+    `written`: its scholarly references that are not links (an identifier written as text, a
+    reference-list item found by search), each an item like a link."""
     at: dict[tuple[int, int], list[Finding]] = defaultdict(list)
     for f in findings:
         if f.path == doc.path:
@@ -73,6 +86,9 @@ def items_for(doc: Document, findings: list[Finding], fetched: Container[str] | 
             looked_up = with_corpus if marker.kind == "source-id" else with_bibliography
             w, c, v = _worst(at.get((marker.location.line, marker.location.column), []), looked_up)
             out.append(Item(marker.section, w, c, v))
+    for ref in written:
+        w, c, v = _worst(at.get((ref.line, ref.column), []), ref.checked)
+        out.append(Item(ref.section, w, c, v))
     sections = _section_lookup(doc)
     for f in findings:
         if f.path == doc.path and f.verdict in CLAIMS:
@@ -103,7 +119,8 @@ def score(items: list[Item]) -> float | None:
 
 def summarize(documents: Iterable[Document], findings: list[Finding], fetched: Container[str] | None = None,
               with_corpus: bool = True, with_bibliography: Container[str] = (),
-              accepted: Container[str] = ()) -> dict[str, object]:
+              accepted: Container[str] = (),
+              written: Mapping[str, Iterable[WrittenReference]] | None = None) -> dict[str, object]:
     """`citation_truth_score` overall, `sections` (per section), `memos` (per file), verdict counts.
     A score with nothing to score is None (null in JSON, "n/a" in text and HTML). A link whose page
     was not fetched (an offline run, a URL the guard excluded) counts as "unchecked", never "ok"."""
@@ -111,7 +128,8 @@ def summarize(documents: Iterable[Document], findings: list[Finding], fetched: C
     memos: dict[str, float | None] = {}
     by_section: dict[str, list[Item]] = defaultdict(list)
     for doc in documents:
-        items = items_for(doc, findings, fetched, with_corpus, doc.path in with_bibliography, accepted)
+        items = items_for(doc, findings, fetched, with_corpus, doc.path in with_bibliography, accepted,
+                          (written or {}).get(doc.path, ()))
         memos[doc.path] = score(items)
         all_items += items
         for item in items:

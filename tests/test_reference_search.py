@@ -210,3 +210,14 @@ def test_searches_past_the_run_budget_are_unverifiable_not_skipped(fake: Searchi
     budget = [f for f in findings if f.rule == "R003"]
     assert len(budget) == 3 and all("not searched" in f.message for f in budget)
     assert len(fake.asked("crossref-search")) == 1
+
+
+def test_searched_references_are_scored_like_links(fake: SearchingRegistries, tmp_path: Path) -> None:
+    path = tmp_path / "memo.md"
+    path.write_text(MEMO, encoding="utf-8")
+    report = audit([str(path)], config_for(fake, tmp_path), online=True)
+    verdicts = report.summary["verdicts"]
+    # six searched items (three verified, one unindexed, two contradicted by their record) and item 6's
+    # link, whose page this sandbox cannot fetch (unverifiable)
+    assert sum(verdicts.values()) == report.summary["citations"] == 7, verdicts
+    assert verdicts == {"ok": 3, "title-mismatch": 2, "unverifiable": 2}, verdicts
