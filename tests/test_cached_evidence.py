@@ -17,6 +17,8 @@ from test_harvest_merge import pages
 from test_harvest_servers import Restartable
 from verdictnet import RawWeb, SwitchDns
 
+pytestmark = pytest.mark.slow  # servers, subprocesses or many generated cases: the full suite, not the inner loop
+
 FAKE = "http://fabricated-institute.org/report"
 
 

@@ -27,6 +27,8 @@ from citecheck.cli import main
 from citecheck.extract.html import extract_html
 from citecheck.extract.markdown import extract_markdown
 
+pytestmark = pytest.mark.slow  # servers, subprocesses or many generated cases: the full suite, not the inner loop
+
 REALWORLD = Path(__file__).resolve().parent.parent.parent / "shared" / "realworld"
 EXAMPLES = int(os.environ.get("CITECHECK_HYPOTHESIS_EXAMPLES", "300"))
 PROFILE = settings(max_examples=EXAMPLES, deadline=None,  # derandomized under CI by conftest's profile

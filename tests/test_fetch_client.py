@@ -13,6 +13,8 @@ from citecheck.config import FetchConfig
 from citecheck.fetch import USER_AGENT, Fetcher, fetch_all
 from citecheck.models import Outcome
 
+pytestmark = pytest.mark.slow  # servers, subprocesses or many generated cases: the full suite, not the inner loop
+
 CFG = FetchConfig(allow=("127.0.0.1",), use_cache=False, timeout=3.0, connect_timeout=1.0, read_timeout=1.0,
                   retries=2, backoff=0.01, retry_after_cap=2.0, max_body=256 * 1024, max_decompressed=1024 * 1024,
                   robots=False)  # requests are counted per hop here; robots.txt has tests/test_robots.py

@@ -15,6 +15,8 @@ from citecheck.fetch import Fetcher
 from citecheck.fetch.client import FetchResult
 from citecheck.models import Outcome
 
+pytestmark = pytest.mark.slow  # servers, subprocesses or many generated cases: the full suite, not the inner loop
+
 CFG = FetchConfig(allow=("127.0.0.1",), use_cache=False, timeout=1.5, connect_timeout=1.0, read_timeout=1.0,
                   retries=1, backoff=0.01, max_body=256 * 1024, max_decompressed=1024 * 1024, sibling_probe=False,
                   robots=False)  # the page's own transport is under test, not robots.txt (tests/test_robots.py)

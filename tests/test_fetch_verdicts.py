@@ -16,6 +16,8 @@ from citecheck.cli import main
 from citecheck.fetch.outage import Outage, assess
 from citecheck.models import Hop, Outcome, Page
 
+pytestmark = pytest.mark.slow  # servers, subprocesses or many generated cases: the full suite, not the inner loop
+
 LINE = "network unavailable: 0 of 2 hosts reachable; no verdicts recorded"
 
 

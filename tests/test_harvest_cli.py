@@ -13,6 +13,8 @@ from click.testing import CliRunner, Result
 from test_harvest import OUTLINE, directory_yaml
 from test_harvest_site import Page, Site, threaded_site
 
+pytestmark = pytest.mark.slow  # servers, subprocesses or many generated cases: the full suite, not the inner loop
+
 CONFIG = "fetch:\n  allow: ['127.0.0.1']\n  timeout: 10\n  retries: 0\n  cache: {cache}\n"
 
 

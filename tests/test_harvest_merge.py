@@ -19,6 +19,8 @@ from test_harvest_servers import Restartable
 from test_harvest_site import Page, article
 from verdictnet import SwitchDns
 
+pytestmark = pytest.mark.slow  # servers, subprocesses or many generated cases: the full suite, not the inner loop
+
 
 def pages() -> dict[str, Page]:
     return {"/a": Page(200, article("Road freight statistics 2023", "EU road freight grew 2 per cent in 2023.")),

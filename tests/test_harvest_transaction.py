@@ -26,6 +26,8 @@ from citecheck.errors import CorpusError
 from citecheck.harvest.ids import read_registry
 from citecheck.harvest.transaction import CorpusBusyError, commit, corpus_lock, recover
 
+pytestmark = pytest.mark.slow  # servers, subprocesses or many generated cases: the full suite, not the inner loop
+
 
 def registry(tmp_path: Path) -> dict[str, Any]:
     data: dict[str, Any] = json.loads((tmp_path / "corpus.json.ids").read_text())

@@ -27,6 +27,8 @@ from citecheck.fetch.cache import open_store
 from citecheck.fetch.cache_pg import PgCache
 from citecheck.models import Outcome, Page
 
+pytestmark = pytest.mark.slow  # servers, subprocesses or many generated cases: the full suite, not the inner loop
+
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 

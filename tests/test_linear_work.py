@@ -29,6 +29,8 @@ from citecheck.urltext.corpusindex import CorpusIndex
 from citecheck.write.claims import clean
 from citecheck.write.gate import transform, write
 
+pytestmark = pytest.mark.slow  # servers, subprocesses or many generated cases: the full suite, not the inner loop
+
 SIZES = (1, 2, 4, 8)
 SLACK = 1.25  # constant costs (imports warmed, parser set-up) make small inputs relatively dearer
 INDEX = CorpusIndex(None)

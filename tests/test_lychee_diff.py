@@ -24,6 +24,8 @@ from citecheck.extract import extract_document, read_text, sniff
 from citecheck.extract.htmlscan import Scan, scan_html
 from citecheck.models import Document, Link, LinkKind
 
+pytestmark = pytest.mark.slow  # servers, subprocesses or many generated cases: the full suite, not the inner loop
+
 ROOT = Path(__file__).resolve().parent.parent
 REALWORLD = (ROOT.parent / "shared" / "realworld").resolve()  # lychee reports the paths it is given; ours are resolved
 PEER = REALWORLD / "peer-fixtures"

@@ -16,6 +16,8 @@ import citecheck
 from citecheck import pagestage
 from citecheck.config import Config, FetchConfig
 
+pytestmark = pytest.mark.slow  # servers, subprocesses or many generated cases: the full suite, not the inner loop
+
 PATHS = ["/article", "/missing", "/gone", "/soft404", "/pdf", "/deep", "/latin1", "/linkedin", "/cf", "/chain/2",
          "/loop/a", "/to"]
 TWO_CORES = pytest.mark.skipif(pagestage.worker_count() < 1, reason="needs two cores")

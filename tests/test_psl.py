@@ -11,6 +11,8 @@ import tldextract
 from citecheck import psl
 from citecheck.urls import public_suffix, registrable_domain
 
+pytestmark = pytest.mark.slow  # servers, subprocesses or many generated cases: the full suite, not the inner loop
+
 EXTRACT = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
 
 

@@ -21,6 +21,8 @@ from citecheck.errors import InputError
 from citecheck.extract import collect, extract_document, read_text, sniff
 from citecheck.models import Document, Link
 
+pytestmark = pytest.mark.slow  # servers, subprocesses or many generated cases: the full suite, not the inner loop
+
 ROOT = Path(__file__).resolve().parent.parent
 REALWORLD = ROOT.parent / "shared" / "realworld"
 PEER = REALWORLD / "peer-fixtures"

@@ -18,6 +18,8 @@ from hypothesis import strategies as st
 from citecheck.checks import _page
 from citecheck.checks._required import required_literals
 
+pytestmark = pytest.mark.slow  # servers, subprocesses or many generated cases: the full suite, not the inner loop
+
 
 @pytest.mark.parametrize(("regex", "expected"), [
     ("page not found", {"page not found"}),

@@ -19,6 +19,8 @@ from citecheck.fetch.robots import Robots, Rules
 from citecheck.models import Outcome
 from citecheck.models import Page as Fetched
 
+pytestmark = pytest.mark.slow  # servers, subprocesses or many generated cases: the full suite, not the inner loop
+
 ROBOTS = "User-agent: *\nDisallow: /private/\n\nUser-agent: citecheck\nDisallow: /members/\nAllow: /members/open\n"
 
 

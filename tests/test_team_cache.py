@@ -28,6 +28,8 @@ from citecheck.fetch.cache import open_store
 from citecheck.fetch.cache_pg import PgCache, mask
 from citecheck.models import Outcome, Page
 
+pytestmark = pytest.mark.slow  # servers, subprocesses or many generated cases: the full suite, not the inner loop
+
 
 class Counting:
     """/p/N answers a page, /gone/N a 404, each after 200 ms; /f/N a page at once; /slow/N hangs on

@@ -31,6 +31,8 @@ from citecheck.fetch.cache import is_team_cache, open_store
 from citecheck.fetch.pgdsn import mask, scrub, secrets, unparseable
 from citecheck.models import Outcome, Page
 
+pytestmark = pytest.mark.slow  # servers, subprocesses or many generated cases: the full suite, not the inner loop
+
 ODD = "Zqx#Xwq?Yvq/Uuq@Ttq"  # every character that ends a URL part, between pieces of three
 PIECES = re.split(r"[#?/@]", ODD)
 

@@ -15,6 +15,8 @@ from citecheck.models import Gate, Verdict
 from citecheck.report.html_verdicts import finding_verdict
 from citecheck.score import CLAIMS, NOT_SCORED, WEIGHTS
 
+pytestmark = pytest.mark.slow  # servers, subprocesses or many generated cases: the full suite, not the inner loop
+
 ROOT = Path(__file__).resolve().parent.parent
 CASES = [(i, c) for i, c in load_cases() if not c["name"].startswith("ok_")]
 

@@ -15,6 +15,8 @@ from citecheck.urltext.citations import SENTINEL, split_block
 from citecheck.urltext.corpusindex import CorpusIndex
 from citecheck.write import transform, write
 
+pytestmark = pytest.mark.slow  # servers, subprocesses or many generated cases: the full suite, not the inner loop
+
 RECORDS = [
     {"id": "src-001", "url": "https://www.sec.gov/Archives/edgar/data/1318605/", "title": "Acme 10-K [2024] *final*",
      "fetched_at": "2026-11-20T09:00:00Z"},

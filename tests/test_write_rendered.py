@@ -29,6 +29,8 @@ from citecheck.urltext.corpusindex import CorpusIndex
 from citecheck.write import transform
 from citecheck.write.rendered import fail_closed
 
+pytestmark = pytest.mark.slow  # servers, subprocesses or many generated cases: the full suite, not the inner loop
+
 CORPUS = load_corpus(str(Path(__file__).resolve().parent.parent / "fixtures" / "write" / "corpus.json"))
 INDEX = CorpusIndex(CORPUS)
 CORPUS_URLS = {s.url for s in CORPUS.sources}
