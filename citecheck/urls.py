@@ -1,11 +1,20 @@
 """URL helpers: host, registrable domain (tldextract, offline snapshot), the dedupe key (which URLs
-name one source) and the fact key (which URLs are one request)."""
+name one source) and the fact key (which URLs are one request).
+
+The memos of this module are its `lru_cache`d functions (`url_host`, `registrable_domain`,
+`public_suffix`, `dedupe_key`, `fact_key` and the suffix extractor they share); `clear_memos()` empties
+them all. They hold only pure answers, so keeping them for the life of the process changes no result.
+"""
 from __future__ import annotations
 
 import re
 from collections.abc import Collection
 from functools import lru_cache
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
+
+if TYPE_CHECKING:
+    from tldextract import TLDExtract
 
 # A scheme, unless what follows the colon is a port ("example.com:8443/x" is a host and port).
 _SCHEME_RE = re.compile(r"^[a-z][a-z0-9+.-]*:(?!\d+(?:[/?#]|$))", re.IGNORECASE)
@@ -53,21 +62,36 @@ def domain_match(host: str, domains: Collection[str]) -> str:
     return ""
 
 
+@lru_cache(maxsize=1)
+def _suffix_extractor() -> TLDExtract:
+    """tldextract over the Public Suffix List snapshot bundled with it, built when a run first asks a
+    suffix question (importing tldextract costs ~0.1 s). Never fetched (`suffix_list_urls=()` also
+    overrides TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS) and never cached on disk (`cache_dir=None`); the
+    list's private section (`github.io`, `blogspot.com`) is not a suffix here, tldextract's default."""
+    from tldextract import TLDExtract
+
+    return TLDExtract(cache_dir=None, suffix_list_urls=(), fallback_to_snapshot=True,
+                      include_psl_private_domains=False)
+
+
 @lru_cache(maxsize=8192)
 def registrable_domain(host: str) -> str:
-    """The registrable domain ('' for none): tldextract's snapshot, read by `citecheck.psl` the way
-    tldextract reads it (tests/test_psl.py checks the two agree)."""
-    from citecheck.psl import registrable_domain as lookup
-
-    return lookup(host)
+    """The registrable domain, the public suffix and the label before it (`bbc.co.uk` for
+    `news.bbc.co.uk`), '' for none: tldextract's `top_domain_under_public_suffix`."""
+    return _suffix_extractor()(host).top_domain_under_public_suffix
 
 
 @lru_cache(maxsize=65536)
 def public_suffix(host: str) -> str:
-    """The host's public suffix ('' for none): tldextract's snapshot, read by `citecheck.psl`."""
-    from citecheck.psl import public_suffix as lookup
+    """The host's public suffix as written (`co.uk` for `news.bbc.co.uk`), '' for none: tldextract's
+    `suffix` (ICANN section of its bundled list)."""
+    return _suffix_extractor()(host).suffix
 
-    return lookup(host)
+
+def clear_memos() -> None:
+    """Empty every memo of this module (a test measuring work, or a long-lived process)."""
+    for memo in (url_host, registrable_domain, public_suffix, dedupe_key, fact_key, _suffix_extractor):
+        memo.cache_clear()
 
 
 @lru_cache(maxsize=65536)

@@ -42,8 +42,7 @@ def calls(run: Callable[[], Any]) -> int:
     smaller size already keyed would otherwise be free here and not in the next size."""
     from citecheck import urls
 
-    for memo in (urls.dedupe_key, urls.url_host, urls.registrable_domain, urls.public_suffix):
-        memo.cache_clear()
+    urls.clear_memos()
     count = 0
 
     def hook(frame: Any, event: str, arg: Any) -> None:

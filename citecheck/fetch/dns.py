@@ -32,7 +32,7 @@ from typing import Any
 from aiohttp.resolver import ThreadedResolver
 
 from citecheck.fetch.addresses import ip_refusal
-from citecheck.psl import public_suffix
+from citecheck.urls import public_suffix
 
 CONTROL_TIMEOUT = 5.0  # seconds for the whole control query (dnspython's own retries included)
 LOCAL_SUFFIXES = ("localhost", "local")  # RFC 6761 / 6762: answered on the machine or by mDNS, not by DNS
