@@ -9,17 +9,20 @@ from typing import Any
 ENDPOINTS: Mapping[str, str] = {
     "doi": "https://doi.org", "crossref": "https://api.crossref.org", "datacite": "https://api.datacite.org",
     "arxiv": "https://export.arxiv.org/api/query", "pubmed": "https://eutils.ncbi.nlm.nih.gov/entrez/eutils",
-    "dblp": "https://dblp.org/search/publ/api"}
+    "dblp": "https://dblp.org/search/publ/api", "semanticscholar": "https://api.semanticscholar.org/graph/v1",
+    "openalex": "https://api.openalex.org"}
 # seconds between two requests to a registry, and how many at once, as each documents its limits:
 # arXiv one request per 3 s on one connection; Crossref 5 single lookups/s one at a time (public pool:
-# 10/s, 3 at once with `mailto`); NCBI 3/s without an API key; DataCite 3,000 per 5 minutes
+# 10/s, 3 at once with `mailto`); NCBI 3/s without an API key; DataCite 3,000 per 5 minutes; Semantic
+# Scholar 1/s for a key; OpenAlex at most 100/s (kept at 10/s: its daily budget is the real limit)
 PACE: Mapping[str, tuple[float, int]] = {
     "doi": (0.05, 4), "crossref": (0.2, 1), "crossref-polite": (0.1, 3), "datacite": (0.1, 2),
     "crossref-search": (1.0, 1), "crossref-search-polite": (0.34, 1), "dblp": (1.0, 1),
-    "arxiv": (3.0, 1), "pubmed": (0.34, 1)}
+    "arxiv": (3.0, 1), "pubmed": (0.34, 1), "semanticscholar": (1.0, 1), "openalex": (0.1, 2)}
 
 
-SEARCHABLE = ("crossref", "datacite", "arxiv", "dblp")
+# dblp, semanticscholar and openalex are opt-in; the last two need a key from the environment
+SEARCHABLE = ("crossref", "datacite", "arxiv", "dblp", "semanticscholar", "openalex")
 
 
 @dataclass(frozen=True)
@@ -36,13 +39,14 @@ class ScholarlyConfig:
     # the endpoints come from a discovered config: each is asked only where the run's own policy
     # (--allow, an explicit config) allows its host, else the registry's public endpoint is
     discovered_endpoints: bool = False
-    # registries searched, in order, for references without an identifier (dblp is opt-in)
+    # registries searched, in order, for references without an identifier (dblp, semanticscholar and
+    # openalex are opt-in; the opt-in registries that have a key also describe registered DOIs no other does)
     search: tuple[str, ...] = ("crossref", "datacite", "arxiv")
 
 
 def scholarly_config(raw: Any, fail: Any) -> ScholarlyConfig:
     """`scholarly: {enabled, mailto, endpoints: {doi, crossref, datacite, arxiv, pubmed}, pace: {name: [s, n]},
-    batch, found-days, absent-days, search: [crossref, datacite, arxiv, dblp]}`."""
+    batch, found-days, absent-days, search: [crossref, datacite, arxiv, dblp, semanticscholar, openalex]}`."""
     if not isinstance(raw, dict):
         raise fail("scholarly", "scholarly must be a mapping")
     known = {"enabled", "mailto", "endpoints", "pace", "batch", "found-days", "absent-days", "search"}

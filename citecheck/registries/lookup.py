@@ -25,6 +25,7 @@ from urllib.parse import quote, urlsplit
 from citecheck.allowlist import allows_url
 from citecheck.config import FetchConfig
 from citecheck.netaddr import parse_ip
+from citecheck.registries import keys
 from citecheck.registries.parse import (
     arxiv_entries,
     crossref_record,
@@ -33,9 +34,9 @@ from citecheck.registries.parse import (
     esummary_records,
     handle_code,
 )
-from citecheck.registryconfig import ENDPOINTS, ScholarlyConfig
+from citecheck.registryconfig import ENDPOINTS, SEARCHABLE, ScholarlyConfig
 from citecheck.scholarly.ids import SEARCH, Identifier, possible_arxiv
-from citecheck.scholarly.records import Lookup, Status
+from citecheck.scholarly.records import Lookup, Record, Status
 
 if TYPE_CHECKING:
     from citecheck.registries.http import RegistryHttp, Reply
@@ -91,9 +92,10 @@ def fact_key(ident: Identifier, endpoints: Mapping[str, str], searched: Iterable
 
 def _endpoints_for(ident: Identifier, endpoints: Mapping[str, str]) -> list[str]:
     if ident.kind == SEARCH:
-        return [endpoints[name] for name in ("crossref", "datacite", "arxiv", "dblp") if name in endpoints]
+        return [endpoints[name] for name in SEARCHABLE if name in endpoints]
     if ident.kind == "doi":
-        return [endpoints["doi"], endpoints["crossref"], endpoints["datacite"]]
+        return [endpoints["doi"], endpoints["crossref"], endpoints["datacite"],
+                *(endpoints[name] for name in ("semanticscholar", "openalex") if name in endpoints)]
     return [endpoints[ident.kind if ident.kind == "arxiv" else "pubmed"]]
 
 
@@ -111,6 +113,8 @@ class Registries:
         self.cache = cache
         self.resolver = resolver
         self.polite = bool(settings.mailto)
+        # the registries this run can search (one that needs a key the environment lacks is skipped, said once)
+        self.search, self.skipped = keys.usable(settings.search)
 
     async def lookup(self, identifiers: Iterable[Identifier]) -> Lookups:
         wanted = list(dict.fromkeys(i for i in identifiers))
@@ -138,7 +142,7 @@ class Registries:
         if self.cache is None:
             return wanted
         admitted = [i for i in wanted if all(self.cache.admits(e) for e in _endpoints_for(i, self.endpoints))]
-        keys = {fact_key(i, self.endpoints, self.settings.search): i for i in admitted}
+        keys = {fact_key(i, self.endpoints, self.search): i for i in admitted}
         stored = self.cache.get_extras(KIND, list(keys))
         now = time.time()
         for key, data in stored.items():
@@ -163,7 +167,7 @@ class Registries:
     def _settle(self, ident: Identifier, lookup: Lookup, out: Lookups) -> None:
         out.found[ident.key] = lookup
         if lookup.status is not Status.UNVERIFIABLE and self.cache is not None:
-            out.facts[fact_key(ident, self.endpoints, self.settings.search)] = {"fetched": time.time(), "policy": self.cache.policy,
+            out.facts[fact_key(ident, self.endpoints, self.search)] = {"fetched": time.time(), "policy": self.cache.policy,
                                                          "lookup": lookup.to_dict()}
 
     # DOIs -----------------------------------------------------------------------------------------
@@ -199,6 +203,8 @@ class Registries:
         if record is None and not ident.is_arxiv_doi:
             dc = await http.get("datacite", f"{self.endpoints['datacite']}/dois/{path}")
             record = datacite_record(dc.body) if dc.status == 200 else None
+        if record is None:
+            record = await self._described(http, ident)
         if record is not None:
             return self._settle(ident, Lookup(Status.FOUND, record, "registered (DOI system); metadata by "
                                               f"{record.registry}", record.registry), out)
@@ -206,6 +212,23 @@ class Registries:
             return self._settle(ident, Lookup(Status.UNVERIFIABLE, None, f"{failed}; registered, metadata "
                                               f"unavailable (content negotiation: {cn.why()})", "doi"), out)
         self._settle(ident, Lookup(Status.FOUND, None, "registered (DOI system), no metadata to compare", "doi"), out)
+
+    async def _described(self, http: RegistryHttp, ident: Identifier) -> Record | None:
+        """A registered DOI's record from an opt-in registry with a key (Semantic Scholar, OpenAlex), in
+        `scholarly.search` order: only a description, never evidence that a DOI does not exist."""
+        from citecheck.registries.search import SEARCHERS
+
+        for name in self.search:
+            searcher = SEARCHERS[name]
+            credentials = keys.credentials(name)
+            if searcher.doi is None or searcher.read_work is None or credentials is None:
+                continue
+            url, params = searcher.doi(ident, self.endpoints, self.settings.mailto)
+            reply = await http.get(searcher.pacer, url, headers=credentials[0], params={**params, **credentials[1]})
+            record = searcher.read_work(reply.body) if reply.status == 200 else None
+            if record is not None:
+                return record
+        return None
 
     def _mailto(self) -> dict[str, str] | None:
         return {"mailto": self.settings.mailto} if self.settings.mailto else None
@@ -240,7 +263,9 @@ class Registries:
             return
         from citecheck.registries.search import search
 
-        found = await search(http, idents, self.endpoints, self.settings.mailto, self.settings.search)
+        for line in self.skipped:
+            print(f"citecheck: warning: {line}", file=sys.stderr)
+        found = await search(http, idents, self.endpoints, self.settings.mailto, self.search)
         for ident, lookup in found.items():
             self._settle(ident, lookup, out)
 

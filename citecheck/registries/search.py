@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
+from citecheck.registries import openalex, semanticscholar
+from citecheck.registries.keys import LABELS, credentials
 from citecheck.registries.parse import arxiv_entries, csl_record, datacite_record, load_json
 from citecheck.scholarly.ids import Identifier
 from citecheck.scholarly.match import Candidate, best
@@ -116,14 +118,22 @@ def crossref_items(body: bytes) -> list[Record] | None:
     return [csl_record(item, "crossref") for item in items if isinstance(item, dict)]
 
 
+Request = Callable[[Identifier, Mapping[str, str], str], tuple[str, dict[str, str]]]
+
+
 @dataclass(frozen=True)
 class Searcher:
-    """One searchable registry: its name (for messages), pacer, request and answer reader."""
+    """One searchable registry: its name (for messages), pacer, request and answer reader. A registry
+    that needs a key (`citecheck.registries.keys`) has its module's `doi`/`read_work` too: its record of
+    a DOI, asked for a registered DOI no other registry describes (never to decide that a DOI does not
+    exist)."""
 
     name: str
     pacer: str
-    request: Callable[[Identifier, Mapping[str, str], str], tuple[str, dict[str, str]]]
+    request: Request
     read: Callable[[bytes], list[Record] | None]
+    doi: Request | None = None
+    read_work: Callable[[bytes], Record | None] | None = None
 
 
 def _crossref(ident: Identifier, endpoints: Mapping[str, str], mailto: str) -> tuple[str, dict[str, str]]:
@@ -147,11 +157,20 @@ def arxiv_items(body: bytes) -> list[Record] | None:
     return None if entries is None else list(entries.values())
 
 
+def _keyed(module: Any) -> Searcher:
+    """A registry defined in a module of its own (`semanticscholar`, `openalex`): adding one is that
+    module, its line in `keys.KEYED` and its line here."""
+    return Searcher(LABELS[module.NAME], module.NAME, lambda i, e, m: module.search_request(datacite_query(i), e, m),
+                    module.search_items, module.doi_request, module.work_record)
+
+
 SEARCHERS: Mapping[str, Searcher] = {
     "crossref": Searcher("Crossref", "crossref-search", _crossref, crossref_items),
     "datacite": Searcher("DataCite", "datacite", _datacite, datacite_items),
     "arxiv": Searcher("arXiv", "arxiv", _arxiv, arxiv_items),
     "dblp": Searcher("DBLP", "dblp", _dblp, dblp_items),
+    "semanticscholar": _keyed(semanticscholar),
+    "openalex": _keyed(openalex),
 }
 
 
@@ -161,6 +180,9 @@ async def search(http: RegistryHttp, idents: list[Identifier], endpoints: Mappin
     out = {ident: Lookup(Status.UNVERIFIABLE, None, f"not searched: more than {MAX_SEARCHES} references without "
                          "an identifier in one run", "search") for ident in idents[MAX_SEARCHES:]}
     chain = [SEARCHERS[name] for name in registries]
+    if not chain:
+        return {ident: Lookup(Status.UNVERIFIABLE, None, "no registry to search: every registry listed in "
+                              "scholarly.search needs a key that is not set", "search") for ident in idents}
     found = await asyncio.gather(*(_chain(http, ident, endpoints, mailto, chain) for ident in idents[:MAX_SEARCHES]))
     out.update(zip(idents[:MAX_SEARCHES], found, strict=True))
     return out
@@ -173,8 +195,9 @@ async def _chain(http: RegistryHttp, ident: Identifier, endpoints: Mapping[str, 
     closest: Candidate | None = None
     for searcher in chain:
         url, params = searcher.request(ident, endpoints, mailto)
+        headers, secret = credentials(searcher.pacer) or ({}, {})
         pacer = f"{searcher.pacer}-polite" if mailto and searcher.pacer == "crossref-search" else searcher.pacer
-        reply = await http.get(pacer, url, params=params)
+        reply = await http.get(pacer, url, headers=headers, params={**params, **secret})
         records = searcher.read(reply.body) if reply.status == 200 else None
         match, nearest = best(*search_terms(ident), records or [])
         if match is not None:
