@@ -1,9 +1,10 @@
 """`--format text`: grouped by file, one line per finding, a summary line last; safe on hostile text."""
 from __future__ import annotations
 
-import io
+import re
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from reportkit import BAD_MEMO, CLEAN_MEMO, audit_files, finding, hostile_findings, render_report, summary_of
@@ -64,52 +65,38 @@ def test_colour_only_when_asked() -> None:
     assert "\x1b[" not in render("text", findings, summary_of(findings), color=False)
 
 
-# -- the plain path against rich ------------------------------------------------------------------------------------
+# -- memo text is printed as written ------------------------------------------------------------------------------
 
-MARKUP_PIECES = ["[", "]", "\\", "[/]", "[bold]", "[dim]x[/]", "[a]", "[#f00]", "[@click]", "[/bold]", "\t", "a", " ",
-                 "é", ":warning:", "[[", "]]", "\\[b]", "\\\\[b]", "[b=1]", "x\\"]
-
-
-def _rich_plain(markup: str) -> str:
-    import io
-
-    from rich.console import Console
-
-    out = io.StringIO()
-    Console(file=out, force_terminal=False, no_color=True, highlight=False, emoji=False, width=200,
-            soft_wrap=True).print(markup)
-    return out.getvalue()
+MARKUP_PIECES = ["[", "]", "\\", "[/]", "[bold]", "[dim]x[/]", "[a]", "[#f00]", "[@click]", "[/bold]", "a", " ",
+                 "é", ":warning:", "[[", "]]", "\\[b]", "\\\\[b]", "[b=1]", "x\\", "[link=https://x]y[/link]"]
 
 
-@given(st.lists(st.one_of(st.sampled_from(MARKUP_PIECES), st.text(max_size=3)), max_size=12).map("".join))
+@given(st.lists(st.one_of(st.sampled_from(MARKUP_PIECES), st.text(max_size=3)), max_size=12).map("".join),
+       st.booleans())
 @settings(max_examples=300, deadline=None)
-def test_shown_text_prints_as_rich_prints_it(text: str) -> None:
-    """Any memo text, escaped by `shown` and framed by the reporter's tags, prints exactly as rich
-    prints it without colour (the plain path must not need rich)."""
-    from citecheck.report.text import _Plain, shown
+def test_memo_text_is_never_read_as_markup(text: str, color: bool) -> None:
+    """A message or URL is printed as written (control characters made visible), never
+    as rich markup or emoji codes, with colour or without."""
+    from citecheck.report.text import shown
 
-    markup = f"  [bold red]error  [/] [bold]U001[/] {shown(text)}  [dim]({shown(text[::-1])})[/] {shown(text[:3])}"
-    out = io.StringIO()
-    _Plain(out).print(markup)
-    assert out.getvalue() == _rich_plain(markup)
-
-
-def test_escape_matches_rich() -> None:
-    from rich.markup import escape as rich_escape
-
-    from citecheck.report.text import escape
-
-    for text in [*MARKUP_PIECES, "[b]\\", "a\\", "\\\\", "[/x] [y] \\[z]"]:
-        assert escape(text) == rich_escape(text), text
+    f = finding(message=text, url=f"https://x/{text}")
+    out = render("text", [f], summary_of([f]), color=color)
+    plain = re.sub("\x1b\\[[0-9;]*m", "", out) if color else out
+    assert plain.split("\n")[1] == f"       1:1  error   U001 {shown(text)} {shown(f.url)}  (placeholder-domain)"
 
 
-def test_plain_output_does_not_import_rich(tmp_path: Path) -> None:
-    import subprocess
-    import sys
+def test_no_color_is_respected(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With colour asked for (a terminal), NO_COLOR drops the colours and keeps bold and dim."""
+    findings = [finding()]
+    monkeypatch.setenv("NO_COLOR", "1")
+    out = render("text", findings, summary_of(findings), color=True)
+    assert "\x1b[1m" in out and "\x1b[1;31m" not in out and "\x1b[31m" not in out
+    monkeypatch.delenv("NO_COLOR")
+    assert "\x1b[1;31m" in render("text", findings, summary_of(findings), color=True)
 
-    code = ("import sys; from citecheck.report import render; from citecheck.models import Finding, Severity; "
-            "f = Finding('m.md', 1, 1, 'U001', 'placeholder-domain', Severity.ERROR, 'msg [b] \\\\', 'https://x', ''); "
-            "print(render('text', [f], {'findings': 1}), end=''); assert 'rich' not in sys.modules, 'rich imported'")
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
-    assert proc.returncode == 0, proc.stderr
-    assert "msg [b] \\" in proc.stdout
+
+def test_force_color_does_not_colour_a_pipe(monkeypatch: pytest.MonkeyPatch) -> None:
+    findings = [finding()]
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    monkeypatch.setenv("TTY_COMPATIBLE", "1")
+    assert "\x1b[" not in render("text", findings, summary_of(findings), color=False)
