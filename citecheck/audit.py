@@ -12,17 +12,17 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from citecheck.config import Config, load_config
+from citecheck.config.urlpolicy import parse_statuses
 from citecheck.engine.registry import Registry, build_registry
 from citecheck.engine.rootcause import fold_derived
 from citecheck.engine.run import Engine, Memo, Suppression
 from citecheck.engine.select import resolve
 from citecheck.extract import Inputs, collect
 from citecheck.models import EXCLUDED_BY_CONFIG, Corpus, Finding, Link, Location, Outcome, Page
-from citecheck.pagestage import PARALLEL_MIN_PAGES, PageStage, worker_count
 from citecheck.registries.stage import cited, lookup, run_outage, store_facts
 from citecheck.registries.stage import scholarly_references as references_of
 from citecheck.registries.stage import summary as summary_of_references
-from citecheck.urlpolicy import parse_statuses
+from citecheck.stage.pages import PARALLEL_MIN_PAGES, PageStage, worker_count
 
 CITEABLE_SCHEMES = ("http://", "https://")
 
@@ -95,7 +95,7 @@ def audit(paths: Iterable[str], config: Config | None = None, *, online: bool = 
           corpus: Corpus | None = None, registry: Registry | None = None, fetcher: Any = None) -> Report:
     """Audit memos and corpora; synchronous entry point (runs the async one only when online)."""
     if online:
-        from citecheck import aio
+        from citecheck._util import aio
 
         return aio.run(audit_async(paths, config, online=True, corpus=corpus, registry=registry, fetcher=fetcher))
     started = time.perf_counter()
@@ -155,7 +155,7 @@ async def audit_inputs(inputs: Inputs, config: Config, registry: Registry, *, on
         pages = fetched
         archive = None
         if archive_check:
-            from citecheck.archive import ask_archive
+            from citecheck.fetch.archive import ask_archive
 
             archive = await ask_archive(pages, config.fetch.archive_url)
             pages = archive.pages

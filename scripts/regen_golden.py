@@ -103,7 +103,7 @@ def stale() -> list[Path]:
 
 
 def regenerate() -> list[Path]:
-    from citecheck.atomic import atomic_write
+    from citecheck._util.atomic import atomic_write
 
     written = []
     for memo in memos():

@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None, readme: Path = README) -> int:
     if args.check:
         print("README.md rule table is out of date: run python scripts/update_readme_rules.py", file=sys.stderr)
         return 1
-    from citecheck.atomic import atomic_write
+    from citecheck._util.atomic import atomic_write
 
     atomic_write(readme, new)
     print("README.md rule table rewritten")

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from citecheck.allowlist import allow_hint, allows_url, parse_allow
+from citecheck._util.allowlist import allow_hint, allows_url, parse_allow
+from citecheck._util.netaddr import parse_ip
 from citecheck.audit import audit
 from citecheck.config import build
 from citecheck.errors import ConfigError
-from citecheck.netaddr import parse_ip
 
 MEMO = "Figures: [a](http://127.0.0.1:8080/a), [b](http://127.0.0.1:9090/b), [c](http://10.1.2.3/c).\n"
 

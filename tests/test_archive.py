@@ -7,7 +7,7 @@ import pytest
 import vcr
 from aiohttp import web
 
-from citecheck.archive import check_archives, parse_availability
+from citecheck.fetch.archive import check_archives, parse_availability
 from citecheck.models import Outcome, Page
 
 CASSETTES = Path(__file__).parent / "cassettes"

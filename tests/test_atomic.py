@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from citecheck.atomic import atomic_write
+from citecheck._util.atomic import atomic_write
 
 
 @pytest.fixture
@@ -65,8 +65,8 @@ def test_dangling_symlink_creates_its_target(tmp_path: Path) -> None:
 def _refuse_rename(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*args: object) -> None:
         raise AssertionError("renamed over a non-regular file")
-    monkeypatch.setattr("citecheck.atomic.os.replace", refuse)
-    monkeypatch.setattr("citecheck.atomic.os.rename", refuse)
+    monkeypatch.setattr("citecheck._util.atomic.os.replace", refuse)
+    monkeypatch.setattr("citecheck._util.atomic.os.rename", refuse)
 
 
 def test_dev_null_stays_a_character_device(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -101,7 +101,7 @@ def test_fifo_is_written_through(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 def test_dev_stdout_into_a_regular_file_keeps_the_shell_file(tmp_path: Path) -> None:
     """`citecheck ... -o /dev/stdout > out.txt`: the report lands in the file the shell opened."""
     out = tmp_path / "out.txt"
-    code = ("import sys; from citecheck.atomic import atomic_write; "
+    code = ("import sys; from citecheck._util.atomic import atomic_write; "
             "print('before', flush=True); atomic_write('/dev/stdout', 'REPORT\\n')")
     with open(out, "wb") as fh:
         subprocess.run([sys.executable, "-c", code], stdout=fh, check=True)
@@ -110,7 +110,7 @@ def test_dev_stdout_into_a_regular_file_keeps_the_shell_file(tmp_path: Path) -> 
 
 
 def test_dev_stdout_into_a_pipe() -> None:
-    code = "from citecheck.atomic import atomic_write; atomic_write('/dev/stdout', 'REPORT\\n')"
+    code = "from citecheck._util.atomic import atomic_write; atomic_write('/dev/stdout', 'REPORT\\n')"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert proc.stdout == "REPORT\n"
 
@@ -133,7 +133,7 @@ def test_a_link_to_dev_stdout_or_dev_null_is_written_through(tmp_path: Path, mon
     _refuse_rename(monkeypatch)
     atomic_write(tmp_path / "null", "report")
     assert stat.S_ISCHR(os.stat("/dev/null").st_mode) and (tmp_path / "null").is_symlink()
-    code = ("import os, sys; from citecheck.atomic import atomic_write; os.symlink('/dev/stdout', sys.argv[1]); "
+    code = ("import os, sys; from citecheck._util.atomic import atomic_write; os.symlink('/dev/stdout', sys.argv[1]); "
             "atomic_write(sys.argv[1], 'REPORT\\n')")
     proc = subprocess.run([sys.executable, "-c", code, str(tmp_path / "out")], capture_output=True, text=True,
                           check=True)

@@ -73,7 +73,7 @@ def test_rule_module_is_pure(rule_id: str) -> None:
 
 
 def test_netaddr_is_pure() -> None:
-    tree = ast.parse((ROOT / "citecheck" / "netaddr.py").read_text(encoding="utf-8"))
+    tree = ast.parse((ROOT / "citecheck" / "_util" / "netaddr.py").read_text(encoding="utf-8"))
     assert set(_imports(tree)) <= {"__future__", "functools", "ipaddress", "unicodedata"}  # functools: lru_cache
 
 

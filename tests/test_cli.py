@@ -162,7 +162,7 @@ def test_interrupted_write_leaves_no_partial_file(cwd: Path, monkeypatch: pytest
     def refuse(src: str, dst: str) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("citecheck.atomic.os.replace", refuse)
+    monkeypatch.setattr("citecheck._util.atomic.os.replace", refuse)
     assert_one_line_error(cli("audit", "memo.md", "--offline", *ONLY_U, "-o", "out.json"), "out.json")
     assert (cwd / "out.json").read_text(encoding="utf-8") == "previous report\n"
     assert sorted(os.listdir(cwd)) == ["memo.md", "out.json"]

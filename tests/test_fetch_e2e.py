@@ -72,7 +72,7 @@ def test_cache_cli(served: Any, tmp_path: Path) -> None:
     stats = CliRunner().invoke(main, ["cache", "stats", "--cache", cache, "--json"])
     assert stats.exit_code == 0 and json.loads(stats.stdout)["by_outcome"] == {"dead": 1, "ok": 1}
     assert "pruned 0 entries" in CliRunner().invoke(main, ["cache", "prune", "--cache", cache]).stdout
-    # two pages, the stored audit result (citecheck.resultcache) and the host's robots.txt
+    # two pages, the stored audit result (citecheck.cache.results) and the host's robots.txt
     assert "cleared 4 entries" in CliRunner().invoke(main, ["cache", "clear", "--cache", cache]).stdout
     text = CliRunner().invoke(main, ["cache", "stats", "--cache", cache])
     assert "pages:    0" in text.stdout

@@ -122,7 +122,7 @@ def test_clip_cuts_at_a_word() -> None:
 async def test_page_rules_on_one_candidate_report_at_its_link() -> None:
     """Harvest judges each candidate's page on the page stage: findings at the candidate's own
     place, with the configured severity, computed afresh every time (no memo to go stale)."""
-    from citecheck.pagestage import PageStage
+    from citecheck.stage.pages import PageStage
 
     page = Page("https://a.org/x", Outcome.DEAD, 404, final_url="https://a.org/x", fetched_at="2025-01-01T00:00:00Z")
     for severity in ("error", "warning"):

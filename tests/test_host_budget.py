@@ -256,7 +256,7 @@ def test_migrate_upgrades_version_1_and_keeps_its_facts(pg_cluster: Any) -> None
 def test_a_shared_budget_that_fails_stops_the_run_rather_than_failing_the_page(timed: tuple[Timed, str]) -> None:
     """The team cache going away mid-run is CacheError (one line, exit 2), never a page reported as
     an internal error, and never a request sent outside the budget."""
-    from citecheck import aio
+    from citecheck._util import aio
     from citecheck.config import FetchConfig
     from citecheck.fetch.client import Fetcher
 

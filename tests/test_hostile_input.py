@@ -16,10 +16,10 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
+from citecheck._util.safeload import MAX_YAML_NODES, LimitError, load_json, load_yaml
 from citecheck.cli import main
 from citecheck.errors import ConfigError, CorpusError, InputError, PackError
 from citecheck.report import FORMATS as REPORT_FORMATS
-from citecheck.safeload import MAX_YAML_NODES, LimitError, load_json, load_yaml
 
 FORMATS = tuple(f for f in REPORT_FORMATS if f != "html")  # html: tests/test_report_html*.py
 SOURCE = {"id": "src-001", "url": "https://good.org/a", "canonical_url": "https://good.org/a", "title": "Good",

@@ -17,12 +17,12 @@ from typing import Any
 
 import pytest
 
+from citecheck._util.safeload import load_yaml
 from citecheck.extract.corpus import build_corpus, load_corpus_text
 from citecheck.extract.html import extract_html
 from citecheck.extract.markdown import extract_markdown
 from citecheck.extract.mdinline import scan_inline
 from citecheck.extract.mdparse import build_parser
-from citecheck.safeload import load_yaml
 from citecheck.support.claims import cited_claims
 from citecheck.support.text import clean_claim
 from citecheck.urltext.corpusindex import CorpusIndex

@@ -1,4 +1,4 @@
-"""citecheck.netaddr: IP-literal hosts in every spelling, and what range they fall in."""
+"""citecheck._util.netaddr: IP-literal hosts in every spelling, and what range they fall in."""
 from __future__ import annotations
 
 from ipaddress import IPv4Address, IPv6Address, ip_address
@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from citecheck.netaddr import (
+from citecheck._util.netaddr import (
     classify_host,
     classify_ip,
     embedded_ipv4,

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from citecheck.atomic import atomic_write, refuse_same_file, resolve_output
+from citecheck._util.atomic import atomic_write, refuse_same_file, resolve_output
 from citecheck.cli import main
 from citecheck.errors import InputError
 
@@ -142,8 +142,8 @@ def test_an_owner_that_cannot_be_given_back_is_kept_by_writing_in_place(tmp_path
     def refuse(*args: object) -> None:
         raise PermissionError(1, "Operation not permitted")
 
-    monkeypatch.setattr("citecheck.atomic.os.lstat", owned_by_other)
-    monkeypatch.setattr("citecheck.atomic.os.fchown", refuse)
+    monkeypatch.setattr("citecheck._util.atomic.os.lstat", owned_by_other)
+    monkeypatch.setattr("citecheck._util.atomic.os.fchown", refuse)
     atomic_write(target, "new")
     assert target.read_text() == "new" and os.stat(target).st_ino == inode
     assert sorted(os.listdir(tmp_path)) == ["theirs.json"]

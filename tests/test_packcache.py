@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from citecheck.engine import packcache, packs
-from citecheck.engine.packcache import PackCache
+from citecheck.cache import packs as packcache
+from citecheck.cache.packs import PackCache
+from citecheck.engine import packs
 from citecheck.engine.packs import load_packs
 from citecheck.errors import PackError
 

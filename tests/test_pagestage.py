@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 import citecheck
-from citecheck import pagestage
 from citecheck.config import Config, FetchConfig
+from citecheck.stage import pages as pagestage
 
 pytestmark = pytest.mark.slow  # servers, subprocesses or many generated cases: the full suite, not the inner loop
 
@@ -276,7 +276,7 @@ def test_worker_count_follows_the_usable_cores(monkeypatch: pytest.MonkeyPatch) 
 
 def test_the_page_stage_does_not_import_the_http_stack() -> None:
     """Workers import the page stage and the parser: not aiohttp (~0.25 s each)."""
-    code = ("import sys, citecheck.audit, citecheck.pagestage, citecheck.fetch.facts, citecheck.support.claims\n"
+    code = ("import sys, citecheck.audit, citecheck.stage.pages, citecheck.fetch.facts, citecheck.support.claims\n"
             "print('aiohttp' in sys.modules)\n"
             "from citecheck.fetch import USER_AGENT, Fetcher, FetchResult, fetch_all\n"
             "print('aiohttp' in sys.modules, Fetcher.__name__, FetchResult.__name__, USER_AGENT.split('/')[0])\n")

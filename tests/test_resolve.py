@@ -8,7 +8,7 @@ import pytest
 from aiohttp import web
 
 from citecheck.config import build
-from citecheck.resolve import resolve_async
+from citecheck.curate.resolve import resolve_async
 
 ACME = ("<html><head><title>Acme 2023 results</title><meta name='description' content='Acme annual results'></head>"
         "<body><article><h1>Acme 2023 results</h1>" + "".join(

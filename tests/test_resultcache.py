@@ -9,9 +9,9 @@ from typing import Any
 
 from click.testing import CliRunner
 
+from citecheck.cache.results import KIND
 from citecheck.cli import main
 from citecheck.fetch.cache import Cache
-from citecheck.resultcache import KIND
 
 
 def _memo(tmp_path: Path, base: str, extra: str = "") -> Path:
@@ -110,7 +110,7 @@ def test_a_day_old_nxdomain_fact_audits_in_full(served: Any, tmp_path: Path, mon
 def test_the_rules_digest_reads_each_package_once(monkeypatch: Any) -> None:
     """Every built-in rule lives in the citecheck package: its tree is read once per digest, not
     once per rule (40 reads of ~200 files were a tenth of a second of every warm run)."""
-    from citecheck import resultcache
+    from citecheck.cache import results as resultcache
     from citecheck.config import Config
     from citecheck.engine.registry import build_registry
     from citecheck.engine.select import resolve

@@ -236,8 +236,8 @@ def test_a_discovered_config_moves_the_registries_only_where_the_run_allows(
     discovered endpoint is asked only when the run's own policy allows its host (a loopback mirror with
     --allow, as docs/scholarly.md describes)."""
     from citecheck.config import load_config
+    from citecheck.config.registries import ENDPOINTS, PACE
     from citecheck.registries.lookup import Registries
-    from citecheck.registryconfig import ENDPOINTS, PACE
 
     planted = ("scholarly:\n  mailto: a@b.org\n  endpoints: {crossref: 'http://127.0.0.1:9/crossref', "
                "datacite: 'https://stand-in.example.net/datacite'}\n  pace: {arxiv: [0, 8]}\n")

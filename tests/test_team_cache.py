@@ -123,7 +123,7 @@ def test_runners_with_page_workers_share_without_waiting_for_each_other(counting
     """Audits large enough for the page stage's workers (PARALLEL_MIN_PAGES to parse): a fetched
     page's facts are stored as its fetch ends, not when a worker's batch fills, so two runners that
     each wait for the other's URLs never wait for a lease to run out."""
-    from citecheck.pagestage import PARALLEL_MIN_PAGES
+    from citecheck.stage.pages import PARALLEL_MIN_PAGES
 
     server, base = counting
     count = PARALLEL_MIN_PAGES + 20
@@ -167,7 +167,7 @@ def test_a_killed_runner_holds_the_others_only_until_its_lease_ends(counting: tu
 
 def test_the_sibling_probe_is_made_once_for_all_runners_when_settled(counting: tuple[Counting, str],
                                                                      pg_url: str) -> None:
-    from citecheck import aio
+    from citecheck._util import aio
     from citecheck.config import FetchConfig
     from citecheck.fetch import fetch_all
     from citecheck.fetch.guard import Guard

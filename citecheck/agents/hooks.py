@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from citecheck import aio
+from citecheck._util import aio
 from citecheck.agents.results import GateResult
 from citecheck.agents.session import CorpusSession
 from citecheck.config import Config, load_config

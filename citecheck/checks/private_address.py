@@ -4,7 +4,7 @@ No public source lives at `127.0.0.1`, `10.x`, `192.168.x`, `169.254.169.254` (t
 service) or `100.64.0.0/10` (carrier-grade NAT), and a fetcher that follows such a link is an SSRF
 hole. Obfuscated spellings are unwrapped first — decimal `2130706433`, octal `0177.0.0.1`, hex
 `0x7f.0.0.1` and `0x7f000001`, short `127.1`, and IPv6 forms that carry an IPv4 address
-(`::ffff:127.0.0.1`, NAT64, 6to4, Teredo) — see `citecheck.netaddr.classify_host`. Host names are
+(`::ffff:127.0.0.1`, NAT64, 6to4, Teredo) — see `citecheck._util.netaddr.classify_host`. Host names are
 not resolved here; the fetch guard checks the resolved address.
 
 What the run's fetch policy allows is not reported: `--allow HOST_OR_IP[:PORT]` (or `fetch.allow`)
@@ -25,10 +25,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from citecheck.allowlist import allow_hint, allows_url
+from citecheck._util.allowlist import allow_hint, allows_url
+from citecheck._util.netaddr import classify_host, parse_ip
 from citecheck.checks.malformed_url import has_authority
 from citecheck.models import Hit, Link
-from citecheck.netaddr import classify_host, parse_ip
 from citecheck.urls import url_host
 
 ID = "U004"

@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from citecheck._util.netaddr import parse_ip
 from citecheck.checks.malformed_url import has_authority, host_problem
 from citecheck.checks.placeholder_domain import PerHost, pack_matcher
 from citecheck.models import Hit, Link
-from citecheck.netaddr import parse_ip
 from citecheck.urls import domain_match, public_suffix, url_host
 
 ID = "U007"

@@ -32,11 +32,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
+from citecheck._util.netaddr import parse_ip
 from citecheck.checks._page import Lists, emit
 from citecheck.checks.bot_challenge import challenge_markers
 from citecheck.checks.bot_challenge import prepare as challenge_lists
 from citecheck.models import Hit, Outcome, Page
-from citecheck.netaddr import parse_ip
 from citecheck.urls import host_of
 
 if TYPE_CHECKING:

@@ -7,16 +7,16 @@ from typing import Any
 
 import click
 
-from citecheck.atomic import atomic_write, refuse_same_file
+from citecheck._util.atomic import atomic_write, refuse_same_file
 from citecheck.audit import audit_inputs, judge
+from citecheck.cache.packs import PackCache
 from citecheck.cli.options import build_config, config_options, fetch_options
-from citecheck.engine.packcache import PackCache
+from citecheck.config.urlpolicy import UrlExclusion, compile_exclusion, parse_statuses
 from citecheck.engine.registry import build_registry
 from citecheck.errors import InputError
 from citecheck.extract import DEFAULT_INCLUDE, build_inputs, load_corpus, read_inputs, sniff
 from citecheck.report import CHOICES, available, pick, render
 from citecheck.report.gate import exit_code
-from citecheck.urlpolicy import UrlExclusion, compile_exclusion, parse_statuses
 
 
 @click.command(context_settings={"max_content_width": 100})
@@ -106,7 +106,7 @@ def command(paths: tuple[str, ...], offline: bool, fmt: str, fail_on: str | None
         if offline:
             report = judge(inputs, config, registry, corpus=corpus)
         else:
-            from citecheck import aio
+            from citecheck._util import aio
 
             report = aio.run(audit_inputs(inputs, config, registry, online=True, corpus=corpus,
                                           archive_check=archive_check,
@@ -115,7 +115,7 @@ def command(paths: tuple[str, ...], offline: bool, fmt: str, fail_on: str | None
             if results is not None and report.outage is None and report.lookups is None:
                 results.store(report, report.pages)
     if baseline_path:
-        from citecheck.baseline import filter_new, load_baseline
+        from citecheck.report.baseline import filter_new, load_baseline
 
         texts = dict(files)
         report.findings, hidden = filter_new(report.findings, texts, load_baseline(baseline_path))
@@ -167,13 +167,13 @@ def _score_gate(code: int, summary: dict[str, Any], min_score: float | None) -> 
 
 
 def _result_cache(config: Any, registry: Any, fmt: str, files: list[tuple[str, str]], corpus_path: str | None) -> Any:
-    """The stored-results cache for this run (see citecheck.resultcache), when it can apply: an online
+    """The stored-results cache for this run (see citecheck.cache.results), when it can apply: an online
     audit of memos (no corpus files among the inputs) with the fetch cache on, in a format made of
     findings and summary only."""
+    from citecheck.cache.results import ResultCache, run_key
     from citecheck.config import default_cache_path
     from citecheck.fetch.cache import is_team_cache, policy_key
     from citecheck.report import FORMATS
-    from citecheck.resultcache import ResultCache, run_key
 
     if is_team_cache(config.fetch.cache):
         return None  # the whole-audit result memo lives in a SQLite cache only (docs/team-cache.md)

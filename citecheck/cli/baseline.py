@@ -5,15 +5,15 @@ from typing import Any
 
 import click
 
-from citecheck import aio
-from citecheck.atomic import refuse_same_file
+from citecheck._util import aio
+from citecheck._util.atomic import refuse_same_file
 from citecheck.audit import audit_inputs
-from citecheck.baseline import write_baseline
+from citecheck.cache.packs import PackCache
 from citecheck.cli.options import build_config, config_options, fetch_options
-from citecheck.engine.packcache import PackCache
 from citecheck.engine.registry import build_registry
 from citecheck.extract import DEFAULT_INCLUDE, collect, load_corpus
 from citecheck.extract.walk import refuse_unreadable
+from citecheck.report.baseline import write_baseline
 
 
 @click.command()

@@ -9,11 +9,19 @@ from typing import Any
 
 import click
 
-from citecheck import aio
-from citecheck.atomic import atomic_write, refuse_same_file
+from citecheck._util import aio
+from citecheck._util.atomic import atomic_write, refuse_same_file
+from citecheck.cache.packs import PackCache
 from citecheck.cli.options import build_config, config_options, fetch_options
-from citecheck.curate import cache_markdown_report, csv_report, from_cache, gather, judge, markdown_report, ranked
-from citecheck.engine.packcache import PackCache
+from citecheck.curate.master import (
+    cache_markdown_report,
+    csv_report,
+    from_cache,
+    gather,
+    judge,
+    markdown_report,
+    ranked,
+)
 from citecheck.engine.registry import build_registry
 from citecheck.engine.run import Engine
 from citecheck.engine.select import resolve
@@ -126,7 +134,7 @@ def _write(output: str, payload: dict[str, Any], ordered: list[Any], config: Any
     source, inputs) and the corpus when asked for."""
     atomic_write(output, json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
     if sqlite is not None:
-        from citecheck.curatedb import write_sqlite
+        from citecheck.curate.sqlite import write_sqlite
 
         write_sqlite(sqlite[0], ordered, sqlite[1], sqlite[2])
     if report is not None:

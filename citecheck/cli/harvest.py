@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from citecheck.atomic import atomic_write, refuse_same_file
+from citecheck._util.atomic import atomic_write, refuse_same_file
 from citecheck.cli.options import _split, build_config, config_options, fetch_options
 from citecheck.harvest import GATES, harvest, rejects_table, write_outputs
 from citecheck.harvest.merge import payload, write_table

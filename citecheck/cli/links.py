@@ -9,9 +9,9 @@ import click
 from citecheck.audit import CITEABLE_SCHEMES
 from citecheck.cli.options import build_config, config_options
 from citecheck.config import Config
+from citecheck.config.urlpolicy import UrlExclusion, compile_exclusion
 from citecheck.extract import DEFAULT_INCLUDE, collect
 from citecheck.models import Link, LinkKind, Location
-from citecheck.urlpolicy import UrlExclusion, compile_exclusion
 
 
 @click.command(context_settings={"max_content_width": 100})

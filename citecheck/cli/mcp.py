@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from citecheck.atomic import refuse_same_file
+from citecheck._util.atomic import refuse_same_file
 from citecheck.cli.options import _split, build_config, config_options, fetch_options
 from citecheck.errors import UsageError
 from citecheck.harvest import GATES

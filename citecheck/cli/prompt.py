@@ -5,7 +5,7 @@ import json
 
 import click
 
-from citecheck.atomic import atomic_write, refuse_same_file
+from citecheck._util.atomic import atomic_write, refuse_same_file
 from citecheck.errors import CitecheckError
 from citecheck.extract import load_corpus, read_text
 from citecheck.harvest.outline import load_outline

@@ -7,13 +7,13 @@ from typing import Any
 
 import click
 
-from citecheck import aio
-from citecheck.atomic import atomic_write, refuse_same_file
+from citecheck._util import aio
+from citecheck._util.atomic import atomic_write, refuse_same_file
 from citecheck.cli.options import build_config, config_options, fetch_options
+from citecheck.curate.resolve import resolve_async
 from citecheck.extract import read_text
 from citecheck.harvest import corpus_lock, recover, write_outputs
 from citecheck.harvest.providers import NAMES
-from citecheck.resolve import resolve_async
 
 
 @click.command()

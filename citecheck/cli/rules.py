@@ -5,7 +5,7 @@ import json
 
 import click
 
-from citecheck.engine.packcache import PackCache
+from citecheck.cache.packs import PackCache
 from citecheck.engine.registry import build_registry
 from citecheck.errors import UsageError
 

@@ -7,11 +7,11 @@ import time
 
 import click
 
-from citecheck.atomic import refuse_same_file
+from citecheck._util.atomic import refuse_same_file
 from citecheck.audit import Report
+from citecheck.cache.packs import PackCache
 from citecheck.cli.options import build_config, config_options
 from citecheck.cli.prompt import build_prompt, prompt_options, save
-from citecheck.engine.packcache import PackCache
 from citecheck.engine.registry import build_registry
 from citecheck.errors import InputError
 from citecheck.extract import Inputs, load_corpus, read_text

@@ -17,14 +17,14 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from citecheck._util.safeload import LimitError, load_yaml, safe_loader
 from citecheck.engine.rule import RuleSpec, validate
 from citecheck.errors import PackError
 from citecheck.extract.positions import offset_location
 from citecheck.models import Gate, Hit, Link, Location, Severity, Verdict
-from citecheck.safeload import LimitError, load_yaml, safe_loader
 
 if TYPE_CHECKING:
-    from citecheck.engine.packcache import PackCache
+    from citecheck.cache.packs import PackCache
 
 CHECK_TYPES = ("existence", "substitution", "occurrence", "domain-list", "phrase-list", "title-pattern")
 _STAGE_OF = {"existence": "memo", "substitution": "memo", "occurrence": "memo", "domain-list": "url",

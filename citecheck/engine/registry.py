@@ -15,7 +15,7 @@ from citecheck.engine.rule import RuleSpec, spec_from_module
 from citecheck.errors import PackError, RegistryError
 
 if TYPE_CHECKING:
-    from citecheck.engine.packcache import PackCache
+    from citecheck.cache.packs import PackCache
 
 ENTRY_POINT_GROUP = "citecheck.rules"
 BUILTIN = "citecheck.checks"  # an install made before the built-ins were listed named them here too

@@ -5,9 +5,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from citecheck._util.safeload import LimitError, json_decoder, load_json, raw_decode
 from citecheck.errors import CorpusError
 from citecheck.models import Corpus, Source
-from citecheck.safeload import LimitError, json_decoder, load_json, raw_decode
 
 _FIELDS = {f for f in Source.__dataclass_fields__ if f not in ("line", "extra")}
 _WS = " \t\r\n"

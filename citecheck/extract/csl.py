@@ -8,10 +8,10 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from citecheck._util.safeload import LimitError, load_json, load_yaml
 from citecheck.errors import InputError
 from citecheck.extract.bibfields import entry_from_fields
 from citecheck.models import BibEntry, Bibliography, Location
-from citecheck.safeload import LimitError, load_json, load_yaml
 
 _NAME_FIELDS = ("author", "editor")
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from citecheck._util.safeload import LimitError, load_yaml
 from citecheck.errors import InputError
-from citecheck.safeload import LimitError, load_yaml
 
 
 def parse_front_matter(path: str, content: str, first_line: int) -> dict[str, Any]:

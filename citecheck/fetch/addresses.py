@@ -1,4 +1,4 @@
-"""IP address questions the SSRF guard asks, on top of `citecheck.netaddr` (shared with rule U004).
+"""IP address questions the SSRF guard asks, on top of `citecheck._util.netaddr` (shared with rule U004).
 
 `literal_ip(host)` reads a URL host the way browsers do (`0x7f000001`, `127.1`, `[::ffff:7f00:1]`)
 and, stricter than the offline rule, raises for a host that ends in a number yet is no valid
@@ -12,8 +12,8 @@ import ipaddress
 import re
 from functools import lru_cache
 
-from citecheck.netaddr import IPAddress, classify_ip, parse_ip
-from citecheck.netaddr import embedded_ipv4 as _embedded
+from citecheck._util.netaddr import IPAddress, classify_ip, parse_ip
+from citecheck._util.netaddr import embedded_ipv4 as _embedded
 
 __all__ = ["IPAddress", "embedded_ipv4", "ip_refusal", "literal_ip"]
 _NUMBER = re.compile(r"(0[xX][0-9a-fA-F]*|[0-9]+)")

@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from yarl import URL
 
-from citecheck.allowlist import Allowed, parse_allow
+from citecheck._util.allowlist import Allowed, parse_allow
 from citecheck.fetch.addresses import IPAddress, ip_refusal, literal_ip
 from citecheck.fetch.cache import policy_key
 from citecheck.models import Hop

@@ -29,8 +29,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from citecheck._util.netaddr import classify_host
 from citecheck.models import Outcome, Page
-from citecheck.netaddr import classify_host
 from citecheck.urls import host_of
 
 THRESHOLD = 0.8

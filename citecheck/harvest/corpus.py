@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
-from citecheck.atomic import atomic_write
+from citecheck._util.atomic import atomic_write
 from citecheck.engine.run import Engine
 from citecheck.errors import CorpusError
 from citecheck.extract import load_corpus

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from citecheck.allowlist import allow_hint
+from citecheck._util.allowlist import allow_hint
 from citecheck.errors import UsageError
 from citecheck.models import Finding, Gate, Outcome, Page, Severity
 from citecheck.urls import host_of

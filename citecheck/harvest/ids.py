@@ -19,11 +19,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from citecheck.atomic import atomic_write
+from citecheck._util.atomic import atomic_write
+from citecheck._util.safeload import load_json
 from citecheck.errors import CorpusError
 from citecheck.extract.corpus import sidecar as corpus_sidecar
 from citecheck.models import Corpus
-from citecheck.safeload import load_json
 from citecheck.urls import dedupe_key
 
 ID_RE = re.compile(r"^src-(\d{3}|[1-9]\d{3,})$")

@@ -18,8 +18,8 @@ from citecheck.harvest.plan import Found
 from citecheck.harvest.scholarly import cited, record_page
 from citecheck.harvest.titlecheck import check_title
 from citecheck.models import Finding, Link, LinkKind, Outcome, Page, Severity
-from citecheck.pagestage import PageStage
 from citecheck.scholarly.records import Lookup, Record
+from citecheck.stage.pages import PageStage
 from citecheck.urls import fact_key
 
 FLUSH_EVERY = 25

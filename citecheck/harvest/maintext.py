@@ -3,7 +3,7 @@
 trafilatura was chosen by measurement (bench/extract_compare.py, docs/harvest.md): on the real
 article pages it kept every body phrase and leaked 12% of the chrome phrases, against 94% / 94%
 for resiliparse, at ~35 ms a page. That cost is why extraction runs on the page stage's process pool
-(`citecheck.pagestage`) and why each result is stored in the fetch cache's side table under the body's content hash:
+(`citecheck.stage.pages`) and why each result is stored in the fetch cache's side table under the body's content hash:
 a warm rerun neither refetches nor re-extracts.
 """
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from citecheck.fetch.parse import decode, is_html
-from citecheck.pagestage import PageStage
+from citecheck.stage.pages import PageStage
 
 EXCERPT_MAX = 10_000
 KIND = "maintext"

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 from typing import TextIO
 
-from citecheck.atomic import atomic_write
+from citecheck._util.atomic import atomic_write
 from citecheck.checks.id_integrity import check as id_integrity
 from citecheck.errors import CorpusError
 from citecheck.harvest.corpus import render, write_corpus

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from citecheck import aio
+from citecheck._util import aio
 from citecheck.config import Config, load_config
 from citecheck.engine.registry import Registry, build_registry
 from citecheck.engine.run import Engine
@@ -38,8 +38,8 @@ from citecheck.harvest.scholarly import registry_lookups
 from citecheck.harvest.setup import check_preferred, directory_entries
 from citecheck.harvest.titlecheck import DEFAULT_THRESHOLD
 from citecheck.models import Outcome
-from citecheck.pagestage import PageStage, worker_count
 from citecheck.registries.stage import store_facts
+from citecheck.stage.pages import PageStage, worker_count
 from citecheck.urls import dedupe_key
 
 DEFAULT_MIN_EXCERPT = 200

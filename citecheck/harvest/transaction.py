@@ -20,10 +20,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from citecheck.atomic import atomic_write
+from citecheck._util.atomic import atomic_write
+from citecheck._util.safeload import load_json
 from citecheck.errors import CorpusError, InputError
 from citecheck.harvest.ids import sidecar
-from citecheck.safeload import load_json
 
 JOURNAL_VERSION = 1
 

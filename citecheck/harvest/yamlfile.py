@@ -7,8 +7,8 @@ from typing import Any
 
 import yaml
 
+from citecheck._util.safeload import LimitError, load_yaml_node
 from citecheck.errors import InputError
-from citecheck.safeload import LimitError, load_yaml_node
 
 
 def read_yaml(path: str | Path, error: type[InputError], what: str) -> tuple[Any, yaml.Node | None, str]:

@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, urlsplit
 
-from citecheck.allowlist import allows_url
+from citecheck._util.allowlist import allows_url
+from citecheck._util.netaddr import parse_ip
 from citecheck.config import FetchConfig
-from citecheck.netaddr import parse_ip
 from citecheck.registries import keys
 from citecheck.registries.parse import (
     arxiv_entries,
@@ -34,7 +34,7 @@ from citecheck.registries.parse import (
     esummary_records,
     handle_code,
 )
-from citecheck.registryconfig import ENDPOINTS, SEARCHABLE, ScholarlyConfig
+from citecheck.config.registries import ENDPOINTS, SEARCHABLE, ScholarlyConfig
 from citecheck.scholarly.ids import SEARCH, Identifier, possible_arxiv
 from citecheck.scholarly.records import Lookup, Record, Status
 

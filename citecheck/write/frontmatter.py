@@ -15,7 +15,7 @@ import json
 import re
 from typing import Any
 
-from citecheck.safeload import load_yaml
+from citecheck._util.safeload import load_yaml
 
 # the front-matter keys rules read (`front_matter.get(...)` in citecheck/checks; a test keeps this true)
 CHECK_KEYS = ("firm", "company")

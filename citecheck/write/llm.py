@@ -16,9 +16,10 @@ from typing import Any
 
 import aiohttp
 
-from citecheck import __version__, aio
+from citecheck import __version__
+from citecheck._util import aio
+from citecheck._util.safeload import load_json
 from citecheck.errors import MissingKeyError, ProviderError, UsageError
-from citecheck.safeload import load_json
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 KEY_VARIABLES = ("CITECHECK_LLM_API_KEY", "OPENAI_API_KEY")

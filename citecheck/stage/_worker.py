@@ -1,4 +1,4 @@
-"""What runs in a page-stage worker (`citecheck.pagestage`): the `Judges` a worker holds, and the
+"""What runs in a page-stage worker (`citecheck.stage.pages`): the `Judges` a worker holds, and the
 pool's initializer and task entry. The parent uses `Judges` too, in-process, below the pool's threshold."""
 from __future__ import annotations
 

@@ -11,6 +11,9 @@ matches" for any URL) and a `scholarly.pace` faster than the registries' documen
 and named in `Config.ignored`; its `scholarly.endpoints` are asked only where the run's own policy
 allows their host (`--allow`: a loopback mirror needs it anyway), else the public registries are, which the CLI reports in one
 warning line; the user config's values for them still apply beside it.
+
+Beside it: `registries` (the scholarly registries' endpoints and pace) and `urlpolicy` (`exclude-urls`,
+`--accept`). The `--allow` allowances are data the rules read too: `citecheck._util.allowlist`.
 """
 from __future__ import annotations
 
@@ -21,10 +24,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from citecheck._util.safeload import LimitError, load_yaml
+from citecheck.config.registries import ScholarlyConfig, narrowed_scholarly, scholarly_config
+from citecheck.config.urlpolicy import UrlExclusion, exclusions, parse_statuses
 from citecheck.errors import ConfigError
-from citecheck.registryconfig import ScholarlyConfig, narrowed_scholarly, scholarly_config
-from citecheck.safeload import LimitError, load_yaml
-from citecheck.urlpolicy import UrlExclusion, exclusions, parse_statuses
 
 CONFIG_NAMES = (".citecheck.yaml", ".citecheck.yml", "citecheck.yaml")
 SEVERITIES = ("error", "warning", "info")

@@ -13,8 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from citecheck._util.netaddr import IPAddress, parse_ip
 from citecheck.errors import ConfigError
-from citecheck.netaddr import IPAddress, parse_ip
 
 __all__ = ["Allowed", "allow_hint", "allows_url", "parse_allow", "url_port"]
 _NUMBER = re.compile(r"(0[xX][0-9a-fA-F]*|[0-9]+)")

@@ -68,7 +68,7 @@ class PackCache:
         kept = {**self.used, **{k: v for k, v in self.docs.items() if k not in self.used}}
         docs = dict(list(kept.items())[:KEEP])
         payload = {"format": FORMAT, "parser": self.parser, "docs": docs}
-        from citecheck.atomic import atomic_write
+        from citecheck._util.atomic import atomic_write
 
         try:
             atomic_write(self.path, json.dumps(payload, separators=(",", ":")))
@@ -90,8 +90,8 @@ def _read(path: Path, parser: str) -> dict[str, Any]:
 
 def _parser_identity() -> str:
     """What else a parse depends on: the installed PyYAML (its package files, found without importing
-    it) and the limits `citecheck.safeload` applies."""
-    from citecheck import safeload
+    it) and the limits `citecheck._util.safeload` applies."""
+    from citecheck._util import safeload
 
     spec = find_spec("yaml")
     stamp = ""

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from citecheck.engine.run import Engine
 from citecheck.models import Corpus, Document, Finding, Link, Location, Page
-from citecheck.pageworker import Cites, Item, Judges, _call, _start_worker
+from citecheck.stage._worker import Cites, Item, Judges, _call, _start_worker
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor

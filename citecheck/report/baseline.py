@@ -12,10 +12,10 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
-from citecheck.atomic import atomic_write
+from citecheck._util.atomic import atomic_write
+from citecheck._util.safeload import load_json
 from citecheck.errors import InputError
 from citecheck.models import Finding
-from citecheck.safeload import load_json
 
 BASELINE_VERSION = 1
 
