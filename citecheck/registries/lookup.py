@@ -25,6 +25,7 @@ from urllib.parse import quote, urlsplit
 from citecheck._util.allowlist import allows_url
 from citecheck._util.netaddr import parse_ip
 from citecheck.config import FetchConfig
+from citecheck.config.registries import ENDPOINTS, SEARCHABLE, ScholarlyConfig
 from citecheck.registries import keys
 from citecheck.registries.parse import (
     arxiv_entries,
@@ -34,7 +35,6 @@ from citecheck.registries.parse import (
     esummary_records,
     handle_code,
 )
-from citecheck.config.registries import ENDPOINTS, SEARCHABLE, ScholarlyConfig
 from citecheck.scholarly.ids import SEARCH, Identifier, possible_arxiv
 from citecheck.scholarly.records import Lookup, Record, Status
 
