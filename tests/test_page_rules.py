@@ -35,7 +35,7 @@ ALLOWED_IMPORTS = {"__future__", "re", "typing", "collections.abc", "urllib.pars
                    "rapidfuzz", "lxml", "citecheck.models", "citecheck.urls", "citecheck.checks._page",
                    "citecheck.checks._match", "citecheck.checks.bot_challenge",
                    "citecheck.checks._literals", "citecheck.checks._required", "ahocorasick_rs", "citecheck.support.text",
-                   "citecheck.engine.run", "citecheck.support.shape", "citecheck.lazyre",
+                   "citecheck.engine.run", "citecheck.support.shape",
                    "citecheck._util.netaddr"}  # a pure address parser (IP literal spellings), no sockets
 REGISTRY = build_registry()
 

@@ -15,21 +15,20 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from citecheck.checks._page import Memo, memoised
-from citecheck.lazyre import lazy
 from citecheck.models import Page
 from citecheck.support.text import ascii_words
 
-_WORD = lazy(r"[^\W_]+", re.UNICODE)
-_SEGMENT_SPLIT = lazy(r"[-_+.~,\s]+")
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+_SEGMENT_SPLIT = re.compile(r"[-_+.~,\s]+")
 _EXTENSIONS = {"html", "htm", "php", "aspx", "asp", "jsp", "shtml", "cfm", "pdf"}
-_H1 = lazy(r"<h1[\s>].*?</h1>", re.IGNORECASE | re.DOTALL)
+_H1 = re.compile(r"<h1[\s>].*?</h1>", re.IGNORECASE | re.DOTALL)
 # An <h1> of plain text (no tag, no entity) with well-formed attributes: its text is the text between
 # the tags, so it needs no parse (a parse costs 100 µs; most benchmark headlines are plain).
-_PLAIN_H1 = lazy(r"""<h1(?:[ \t\n\r]+[a-z_:][-a-z0-9_:.]*
+_PLAIN_H1 = re.compile(r"""<h1(?:[ \t\n\r]+[a-z_:][-a-z0-9_:.]*
                            (?:[ \t\n\r]*=[ \t\n\r]*(?:"[^"<>]*"|'[^'<>]*'|[^ \t\n\r"'<>=`/]+))?)*
                            [ \t\n\r]*>([^<&]*)</h1>\Z""", re.IGNORECASE | re.ASCII | re.VERBOSE)
 # Characters lxml refuses (it raises ValueError, so the headline is '') or might not pass on verbatim.
-_NOT_XML = lazy("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
 
 
 def strip_accents(text: str) -> str:
@@ -39,7 +38,7 @@ def strip_accents(text: str) -> str:
     return _COMBINING.sub("", decomposed)
 
 
-_COMBINING = lazy("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+")
+_COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+")
 
 
 def _words(text: str) -> tuple[str, ...]:

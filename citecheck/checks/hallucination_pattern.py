@@ -26,7 +26,6 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from citecheck.checks.unsupported_scheme import CITEABLE, scheme_of
-from citecheck.lazyre import lazy
 from citecheck.models import Hit, Link
 from citecheck.urls import domain_match, url_host
 
@@ -41,12 +40,6 @@ DEFAULTS: dict[str, Any] = {"today": None, "doi_hosts": []}
 OPTIONS = {"today": "date that counts as today for future-date checks (YYYY-MM-DD; default: the current date)",
            "doi_hosts": "more hosts where DOI-shaped paths are genuine"}
 
-_DOI_RE = lazy(r"(?:^|/)(?P<doi>10\.\d{4,9}/\S+)", re.ASCII)
-_FULL_DATE_RE = lazy(r"(?<!\d)(?P<y>(?:19|20)\d\d)(?P<sep>[-/_])(?P<m>\d\d)(?P=sep)(?P<d>\d\d)(?!\d)", re.ASCII)
-# Both date shapes contain "19dd" or "20dd" followed by a separator and two digits: a cheap
-# first-character-indexed search that lets most paths skip the two look-behind patterns.
-_ANY_DATE_RE = re.compile(r"(?:19|20)\d\d[-/_]\d\d", re.ASCII)
-_MONTH_RE = lazy(r"/(?P<y>(?:19|20)\d\d)/(?P<m>0[1-9]|1[0-2])(?=/|$)", re.ASCII)
 
 
 def as_date(value: Any) -> dt.date:
@@ -61,7 +54,8 @@ def as_date(value: Any) -> dt.date:
 
 
 class Pack:
-    """The `placeholder` pack's URL patterns and DOI lists, compiled once (by `prepare`)."""
+    """The `placeholder` pack's URL patterns and DOI lists and the rule's date and DOI patterns,
+    compiled once (by `prepare`)."""
 
     def __init__(self, pack: Mapping[str, Any]) -> None:
         entries = list(pack.get("url_patterns", []))
@@ -73,6 +67,13 @@ class Pack:
         self.any = re.compile("|".join(f"(?:{p})" for p in scoped)) if scoped else None
         self.doi_hosts = frozenset(str(h).lower() for h in pack.get("doi_hosts", []))
         self.doi_routes = frozenset(str(r).lower() for r in pack.get("doi_routes", []))
+        self.doi = re.compile(r"(?:^|/)(?P<doi>10\.\d{4,9}/\S+)", re.ASCII)
+        self.full_date = re.compile(r"(?<!\d)(?P<y>(?:19|20)\d\d)(?P<sep>[-/_])(?P<m>\d\d)(?P=sep)(?P<d>\d\d)(?!\d)",
+                                    re.ASCII)
+        self.month = re.compile(r"/(?P<y>(?:19|20)\d\d)/(?P<m>0[1-9]|1[0-2])(?=/|$)", re.ASCII)
+        # Both date shapes contain "19dd" or "20dd" followed by a separator and two digits: a cheap
+        # first-character-indexed search that lets most paths skip the two look-behind patterns.
+        self.any_date = re.compile(r"(?:19|20)\d\d[-/_]\d\d", re.ASCII)
 
     def signals(self, rest: str) -> list[str]:
         if self.any is None or not self.any.search(rest):
@@ -102,14 +103,14 @@ def hallucination_signals(url: str, pack: Mapping[str, Any] | Pack, today: dt.da
                             "#" + parts.fragment if parts.fragment else "")))
     signals = compiled.signals(rest)
     signals += _doi_signal(host, path, compiled, doi_hosts)
-    signals += _date_signals(path, today)
+    signals += _date_signals(path, today, compiled)
     return signals
 
 
 def _doi_signal(host: str, path: str, pack: Pack, extra: tuple[str, ...]) -> list[str]:
     if "10." not in path:
         return []
-    m = _DOI_RE.search(path)
+    m = pack.doi.search(path)
     if not m:
         return []
     if domain_match(host, pack.doi_hosts) or domain_match(host, {str(h).lower() for h in extra}):
@@ -120,11 +121,11 @@ def _doi_signal(host: str, path: str, pack: Pack, extra: tuple[str, ...]) -> lis
     return [f"DOI-shaped path {m.group('doi')[:40]!r} on {host}, which does not resolve DOIs"]
 
 
-def _date_signals(path: str, today: dt.date) -> list[str]:
-    if not _ANY_DATE_RE.search(path):
+def _date_signals(path: str, today: dt.date, pack: Pack) -> list[str]:
+    if not pack.any_date.search(path):
         return []
     found = []
-    for m in _FULL_DATE_RE.finditer(path):
+    for m in pack.full_date.finditer(path):
         try:
             day = dt.date(int(m.group("y")), int(m.group("m")), int(m.group("d")))
         except ValueError:
@@ -132,8 +133,8 @@ def _date_signals(path: str, today: dt.date) -> list[str]:
             continue
         if day > today:
             found.append(f"future date {m.group(0)!r}")
-    for m in _MONTH_RE.finditer(path):
-        if (int(m.group("y")), int(m.group("m"))) > (today.year, today.month) and not _FULL_DATE_RE.match(
+    for m in pack.month.finditer(path):
+        if (int(m.group("y")), int(m.group("m"))) > (today.year, today.month) and not pack.full_date.match(
                 path, m.start() + 1):
             found.append(f"future date {m.group(0).strip('/')!r}")
     return found

@@ -22,7 +22,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from citecheck.checks.unsupported_scheme import CITEABLE, scheme_of
-from citecheck.lazyre import lazy
 from citecheck.models import Hit, Link
 
 ID = "U002"
@@ -36,7 +35,7 @@ OPTIONS: dict[str, str] = {}
 
 _LABEL_RE = re.compile(r"^[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?$")
 _AUTHORITY_RE = re.compile(r"^[a-z][a-z0-9+.-]*:(?://)?(?P<authority>[^/?#]*)", re.IGNORECASE)
-_BRACKETED_RE = lazy(r"^\[(?P<ip>[^\[\]]*)\](?::(?P<port>[^:]*))?$")
+_BRACKETED_RE = re.compile(r"^\[(?P<ip>[^\[\]]*)\](?::(?P<port>[^:]*))?$")
 
 
 _BAD_CHARS = re.compile(r"[\s\x00-\x1f\x7f]")

@@ -26,7 +26,6 @@ from collections import Counter
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from citecheck.lazyre import lazy
 from citecheck.models import Document, Hit, Location
 
 ID = "M002"
@@ -122,11 +121,17 @@ class Platforms:
 
     def __init__(self, pack: Mapping[str, Any]) -> None:
         self.suffixes = frozenset(str(s).casefold() for s in pack.get("legal_suffixes", []))
-        self.entries = []
-        for platform in pack.get("platforms", []):
-            p_norm = _normalise(str(platform), self.suffixes)
-            self.entries.append((str(platform), p_norm, p_norm.replace(" ", ""),
-                                 lazy(rf"(?<!\w){re.escape(p_norm)}(?!\w)")))
+        self.entries = [(str(platform), p_norm, p_norm.replace(" ", ""))
+                        for platform in pack.get("platforms", [])
+                        for p_norm in [_normalise(str(platform), self.suffixes)]]
+        self.words: dict[str, re.Pattern[str]] = {}  # normalised name -> its whole-word pattern, once needed
+
+    def word(self, p_norm: str) -> re.Pattern[str]:
+        """The pattern of `p_norm` as a whole word, compiled on first use."""
+        pattern = self.words.get(p_norm)
+        if pattern is None:
+            pattern = self.words[p_norm] = re.compile(rf"(?<!\w){re.escape(p_norm)}(?!\w)")
+        return pattern
 
 
 def prepare(options: Mapping[str, Any]) -> Platforms:
@@ -154,10 +159,10 @@ def watermark_match(name: str, pack: Mapping[str, Any] | Platforms, cutoff: floa
     if not compact:
         return ""
     covered, best = 0, ""
-    for platform, p_norm, p_compact, word in platforms.entries:
+    for platform, p_norm, p_compact in platforms.entries:
         if _similar(norm, p_norm, cutoff) or _similar(compact, p_compact, cutoff):
             return platform
-        if p_compact and p_norm in norm and word.search(norm):  # no substring, no word match: no compile
+        if p_compact and p_norm in norm and platforms.word(p_norm).search(norm):  # no substring: no compile
             covered += len(p_compact)
             best = best if len(best) >= len(platform) else platform
     return best if covered / len(compact) >= dominance else ""

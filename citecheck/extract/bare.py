@@ -11,11 +11,8 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from citecheck.lazyre import lazy
 from citecheck.urls import public_suffix
 
-# The patterns of passes whose cheap precondition most prose fails (`//`, `www`, a defang, `/`,
-# `@`) compile on first use (`lazy`): ~0.01e9 instructions of every start.
 _DOT = r"(?:\.|\[\.\]|\(\.\)|\{\.\}|\[dot\]|\(dot\))"
 _LABEL = r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
 _PATH_CHARS = r"[^\s<>\"'`\u00a0\u3000]"
@@ -27,14 +24,14 @@ _SCHEME_RE = re.compile(
 )
 # A host never starts right after a word character, a dot, or a closing bracket: besides being
 # right, this keeps every pattern linear (no restart inside a long `a[.]a[.]a…` run).
-_PROTO_RELATIVE_RE = lazy(r"(?<![\w:/\])}])//(?:" + _LABEL + _DOT + r")+[a-z]{2,}(?:[/:?#]" + _PATH_CHARS + r"*)?", re.IGNORECASE)
+_PROTO_RELATIVE_RE = re.compile(r"(?<![\w:/\])}])//(?:" + _LABEL + _DOT + r")+[a-z]{2,}(?:[/:?#]" + _PATH_CHARS + r"*)?", re.IGNORECASE)
 # `_www.acme.com_` is a link on GitHub: an underscore (not another word character) may come before.
-_WWW_RE = lazy(r"(?<![^\W_]|[./@\])}-])www\d{0,3}" + _DOT + r"(?:" + _LABEL + _DOT + r")*[a-z]{2,63}(?:[/:?#]" + _PATH_CHARS + r"*)?", re.IGNORECASE)
-_DOMAIN_RE = lazy(
+_WWW_RE = re.compile(r"(?<![^\W_]|[./@\])}-])www\d{0,3}" + _DOT + r"(?:" + _LABEL + _DOT + r")*[a-z]{2,63}(?:[/:?#]" + _PATH_CHARS + r"*)?", re.IGNORECASE)
+_DOMAIN_RE = re.compile(
     r"(?<![\w./@:\])}-])(?:" + _LABEL + _DOT + r")+(?P<tld>[a-z]{2,63})(?P<rest>/" + _PATH_CHARS + r"*)",
     re.IGNORECASE,
 )
-_DEFANGED_HOST_RE = lazy(
+_DEFANGED_HOST_RE = re.compile(
     r"(?<![\w./@\])}-])(?:" + _LABEL + r"(?:\[\.\]|\(\.\)|\{\.\}|\[dot\]|\(dot\)|\.))+" + r"[a-z]{2,63}(?:[/:?#]" + _PATH_CHARS + r"*)?",
     re.IGNORECASE,
 )
@@ -42,15 +39,15 @@ _DEFANGED_HOST_RE = lazy(
 # run of characters its look-behind refuses, or at `h**p`, the one scheme with others in it.
 _SCHEME_RUN = re.compile(r"[\w@+.-]*")
 _STARRED_SCHEME = re.compile(r"s?p\*\*h", re.IGNORECASE)
-_LETTER_RUN = lazy(r"[A-Za-z]*")
+_LETTER_RUN = re.compile(r"[A-Za-z]*")
 _WEB_SCHEMES = ("ptth", "sptth", "ptf")  # reversed, as `before` is
-_WEB_SCHEME_RE = lazy(r"(?P<scheme>(?:https?|ftp)://)" + _PATH_CHARS + "+", re.IGNORECASE)
+_WEB_SCHEME_RE = re.compile(r"(?P<scheme>(?:https?|ftp)://)" + _PATH_CHARS + "+", re.IGNORECASE)
 _SCHEME_MAX = 32  # the longest scheme; a longer run is cut where the look-behind fails, as it must
 # An e-mail address as cmark-gfm's autolink extension reads one: ASCII local part, a domain of at
 # least two labels not ending in `-` or `_`. Matched forward from each `@`, the local part walked
 # back over at most 256 characters (a regex tried at every character of a long word is quadratic).
-_EMAIL_DOMAIN = lazy(r"@[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)+")
-_EMAIL_LOCAL = lazy(r"[A-Za-z0-9.+_-]{1,256}")
+_EMAIL_DOMAIN = re.compile(r"@[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)+")
+_EMAIL_LOCAL = re.compile(r"[A-Za-z0-9.+_-]{1,256}")
 _FANG = [("[.]", "."), ("(.)", "."), ("{.}", "."), ("[dot]", "."), ("(dot)", "."), ("[:]", ":")]
 _TRAILING = ".,;:!?*_~'\""
 _TRIMMABLE = frozenset(_TRAILING + ")]};")

@@ -1,20 +1,20 @@
 """Which sentences cite what: footnote refs, `[src-NNN]` IDs, inline links and bare URLs."""
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from citecheck.extract.bare import find_urls
 from citecheck.extract.markers import SOURCE_GROUP_RE, SOURCE_ID_RE
 from citecheck.extract.positions import offset_location
-from citecheck.lazyre import lazy
 from citecheck.models import Document, Location, Page
 from citecheck.support.text import split_sentences
 from citecheck.urls import dedupe_key
 
-_FOOTREF_RE = lazy(r"\[\^([^\[\]\s]+)\](?!:)")  # a class that excludes its own opener: linear
-_FOOTDEF_RE = lazy(r"^ {0,3}\[\^([^\]]+)\]:")
-_INLINE_RE = lazy(r"!?\[[^\[\]]*\]\(\s*<?([^()\s<>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+_FOOTREF_RE = re.compile(r"\[\^([^\[\]\s]+)\](?!:)")  # a class that excludes its own opener: linear
+_FOOTDEF_RE = re.compile(r"^ {0,3}\[\^([^\]]+)\]:")
+_INLINE_RE = re.compile(r"!?\[[^\[\]]*\]\(\s*<?([^()\s<>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 
 
 @dataclass(frozen=True)

@@ -5,8 +5,6 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
-from citecheck.lazyre import lazy
-
 # The ASCII characters str.split() splits on, each mapped to a space (a test holds the table to it)
 _ASCII_SPACE = bytes.maketrans(b"\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f", b"         ")
 
@@ -24,26 +22,26 @@ def collapse_spaces(text: str) -> str:
 
 # Matches from the sentence's final punctuation (a first-character class the regex engine can scan
 # for), not from a look-behind tried at every position: the sentence ends one character in.
-_SENT_END_RE = lazy(r"[.!?。！？][\"'”’)\]]*\s+(?=[\"'“‘(\[]?[A-Z0-9\u4e00-\u9fff])")
+_SENT_END_RE = re.compile(r"[.!?。！？][\"'”’)\]]*\s+(?=[\"'“‘(\[]?[A-Z0-9\u4e00-\u9fff])")
 _STOP_CHARS = ".!?。！？"  # _SENT_END_RE's first character class: where a match can start
 _ABBREV = ("e.g.", "i.e.", "etc.", "vs.", "Inc.", "Ltd.", "Corp.", "Co.", "Mr.", "Ms.", "Dr.", "St.", "No.", "U.S.",
            "approx.", "Jan.", "Feb.", "Mar.", "Apr.", "Aug.", "Sept.", "Sep.", "Oct.", "Nov.", "Dec.", "Fig.")  # each ends in "."
-_MD_LINK_RE = lazy(r"!?\[([^\[\]]*)\]\([^()]*\)")  # no [ in the label, no ( in the target: linear
-_CITE_RE = lazy(r"\[\^[^\[\]]+\]|\[src-\d{3,}(?:\s*[,;]\s*src-\d{3,})*\]|<[^<>]+>", re.IGNORECASE)
-_LIST_LABEL_RE = lazy(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\*\*)?[\w][\w /&-]{0,40}:(?:\*\*)?\s+|^\s*(?:[-*+]|\d+[.)])\s+")
-_URL_RE = lazy(r"(?:https?://|www\.)\S+", re.IGNORECASE)
-_MARKUP_RE = lazy(r"[*_`#>|]+")
-_WORD_RE = lazy(r"[A-Za-z\u00c0-\u024f][A-Za-z\u00c0-\u024f'-]+|\d[\d,.]*")
+_MD_LINK_RE = re.compile(r"!?\[([^\[\]]*)\]\([^()]*\)")  # no [ in the label, no ( in the target: linear
+_CITE_RE = re.compile(r"\[\^[^\[\]]+\]|\[src-\d{3,}(?:\s*[,;]\s*src-\d{3,})*\]|<[^<>]+>", re.IGNORECASE)
+_LIST_LABEL_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\*\*)?[\w][\w /&-]{0,40}:(?:\*\*)?\s+|^\s*(?:[-*+]|\d+[.)])\s+")
+_URL_RE = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
+_MARKUP_RE = re.compile(r"[*_`#>|]+")
+_WORD_RE = re.compile(r"[A-Za-z\u00c0-\u024f][A-Za-z\u00c0-\u024f'-]+|\d[\d,.]*")
 # A currency sign or digit not right after a word character or a dot (a sign needs a digit next),
 # then the number and its unit. The look-behinds follow the first character, not precede it, so the
 # regex engine scans for that character instead of trying every position.
-_NUMBER_RE = lazy(r"[$€£¥\d](?<![\w.][$€£¥\d])(?:(?<=[$€£¥])\d|(?<=\d))"
+_NUMBER_RE = re.compile(r"[$€£¥\d](?<![\w.][$€£¥\d])(?:(?<=[$€£¥])\d|(?<=\d))"
                         r"[\d,]*(?:\.\d+)?\s?(?:%|percent|per cent|bn|billion|million|m\b|k\b|x\b)?", re.IGNORECASE)
-_NUMBER_NOISE_RE = lazy(r"[$€£¥,\s]")
-_NUMBER_CORE_RE = lazy(r"\d+(?:\.\d+)?")
-_ENTITY_RE = lazy(r"\b(?:[A-Z][a-zA-Z0-9&'-]*[a-z0-9][a-zA-Z0-9&'-]*|[A-Z]{2,}[a-z]?s?)"
+_NUMBER_NOISE_RE = re.compile(r"[$€£¥,\s]")
+_NUMBER_CORE_RE = re.compile(r"\d+(?:\.\d+)?")
+_ENTITY_RE = re.compile(r"\b(?:[A-Z][a-zA-Z0-9&'-]*[a-z0-9][a-zA-Z0-9&'-]*|[A-Z]{2,}[a-z]?s?)"
                         r"(?:\s+(?:[A-Z][a-zA-Z0-9&'-]+|of|de|and|&))*(?:\s+[A-Z][a-zA-Z0-9&'-]+)?")
-_POSSESSIVE_RE = lazy(r"['’]s\b")
+_POSSESSIVE_RE = re.compile(r"['’]s\b")
 STOPWORDS = frozenset(["a", "an", "the", "and", "or", "but", "if", "then", "of", "to", "in", "on", "at", "by", "for", "with", "from", "as", "is", "are", "was", "were", "be", "been", "being", "that", "this", "these", "those", "it", "its", "their", "there", "which", "who", "whom", "whose", "what", "when", "where", "why", "how", "than", "too", "very", "can", "could", "should", "would", "may", "might", "will", "shall", "do", "does", "did", "has", "have", "had", "not", "no", "nor", "so", "such", "into", "over", "under", "about", "after", "before", "between", "during", "per", "via", "our", "we", "they", "he", "she", "his", "her", "them", "also", "more", "most", "less", "least", "many", "much", "other", "some", "any", "each", "every", "all", "both", "either", "neither", "one", "two", "three", "first", "second", "new", "own", "same", "up", "down", "out", "off", "again", "further", "once"])
 _SUFFIXES = ("ing", "edly", "ed", "es", "s", "ly")
 
