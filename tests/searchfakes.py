@@ -34,6 +34,7 @@ def words(text: str) -> set[str]:
 
 def crossref_item(work: Work, score: float) -> dict[str, Any]:
     return {**csl(work), "title": [work.title], "container-title": [work.venue], "type": "journal-article",
+            "abstract": f"<jats:p>{work.abstract}</jats:p>",
             "subtitle": [work.subtitle] if work.subtitle else [], "score": round(score, 3),
             "issued": {"date-parts": [[work.year, 6]]}, "published": {"date-parts": [[work.year, 6]]},
             "author": [{"given": g, "family": f, "sequence": "first" if i == 0 else "additional", "affiliation": []}

@@ -23,6 +23,9 @@ from citecheck.report.html_harvest import render_harvest_report
 @click.option("--urls", "urls_file", type=click.Path(dir_okay=False),
               help="URLs to gate: a plain list, Markdown or a Sources.md-style list (one section per heading).")
 @click.option("--query", help="A one-off query (section 'query'); needs --provider.")
+@click.option("--bib", "bibs", multiple=True, type=click.Path(dir_okay=False), metavar="FILE",
+              help="A .bib / CSL-JSON / CSL-YAML bibliography (repeatable, one section each): every entry the "
+                   "scholarly registries verify becomes a source; the others are rejects with their reason.")
 @click.option("--provider", "providers", multiple=True, metavar="NAME",
               help=f"Provider for every section, replacing the outline's (repeatable): {', '.join(NAMES)}.")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
@@ -42,7 +45,8 @@ from citecheck.report.html_harvest import render_harvest_report
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 @config_options
 @fetch_options
-def command(outline: str | None, urls_file: str | None, query: str | None, providers: tuple[str, ...], output: str,
+def command(outline: str | None, urls_file: str | None, query: str | None, bibs: tuple[str, ...],
+            providers: tuple[str, ...], output: str,
             rejects_path: str | None, per_section: str | None, gate: str, report_path: str | None,
             min_excerpt: int | None, dry_run: bool, quiet: bool, config_path: str | None,
             select: tuple[str, ...], ignore: tuple[str, ...], rule_dirs: tuple[str, ...], **fetch: Any) -> None:
@@ -53,6 +57,9 @@ def command(outline: str | None, urls_file: str | None, query: str | None, provi
     OUTLINE is a YAML file: title, company {name, geographies}, providers, sections, each
     section with an id, a title, queries (`@domain` restricts one to a site), preferred_sources
     and urls. --urls takes a plain list, Markdown or a Sources.md (one section per heading).
+    --bib takes a .bib / CSL bibliography (one section per file): each entry is verified by its
+    DOI or arXiv ID, else by registry search (docs/scholarly.md); a verified entry becomes a
+    source made from the registry's record, the others are rejects with their reason.
     Providers: directory (a curated source list), tavily, serpapi, brave, perplexity
     (URLs from its search results only, never its prose), firecrawl. API keys come from
     environment variables only: TAVILY_API_KEY, SERPAPI_API_KEY, BRAVE_API_KEY,
@@ -89,17 +96,18 @@ def command(outline: str | None, urls_file: str | None, query: str | None, provi
       citecheck harvest --urls Sources.md -o sourced_corpus.json --dry-run
       citecheck harvest --urls local.md -o corpus.json --allow 127.0.0.1:8080
       citecheck harvest --query "EU road freight 2023 @ec.europa.eu" --provider tavily -o corpus.json
+      citecheck harvest --bib refs.bib -o corpus.json --rejects rejects.json
     """
     # the corpus (-o) is read and merged into on purpose; nothing else may name an input or another output
     refuse_same_file([("-o", output), ("--rejects", rejects_path), ("--report", report_path),
-                      ("-o's ID registry", f"{output}.ids")], [outline, urls_file, config_path])
+                      ("-o's ID registry", f"{output}.ids")], [outline, urls_file, config_path, *bibs])
     config = build_config(config_path, select, ignore, rule_dirs, **fetch)
     with corpus_lock(output):  # read, merge and write as one transaction
         if recover(output):
             click.echo(f"citecheck harvest: finished writing {output} and its .ids from an interrupted run's journal",
                        err=True)
         result = harvest(outline, providers=_split(providers), config=config, urls=urls_file, query=query,
-                         into=output, gate=gate, progress=not quiet, min_excerpt=min_excerpt)
+                         into=output, gate=gate, progress=not quiet, min_excerpt=min_excerpt, bibliographies=bibs)
         if not dry_run:
             write_outputs(result, output, rejects_path=rejects_path, per_section_dir=per_section)
     if not dry_run and report_path:

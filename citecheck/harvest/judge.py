@@ -18,7 +18,7 @@ from citecheck.harvest.plan import Found
 from citecheck.harvest.scholarly import cited, record_page
 from citecheck.harvest.titlecheck import check_title
 from citecheck.models import Finding, Link, LinkKind, Outcome, Page, Severity
-from citecheck.scholarly.records import Lookup, Record
+from citecheck.scholarly.records import Claim, Lookup, Record
 from citecheck.stage.pages import PageStage
 from citecheck.urls import fact_key
 
@@ -44,12 +44,14 @@ class Verdict:
 class Judge:
     def __init__(self, stage: PageStage, policy: Policy, fetcher: Any, cache: Any, extractor: Extractor,
                  max_age_days: float, title_threshold: float, recheck: Iterable[str] = (),
-                 scholarly: Mapping[str, Lookup] | None = None) -> None:
+                 scholarly: Mapping[str, Lookup] | None = None, claims: Mapping[Found, Claim] | None = None) -> None:
         """`recheck`: URLs of sources already in the corpus, verified over the network on every
         harvest (conditionally, from their stored ETag/Last-Modified), never taken from the cache.
-        `scholarly`: URL -> the registry's settled answer for the candidates judged by their registry."""
+        `scholarly`: URL -> the registry's settled answer for the candidates judged by their registry;
+        `claims`: candidate -> what a bibliography entry says about the work (compared with the record)."""
         self.stage, self.policy, self.fetcher, self.cache = stage, policy, fetcher, cache
         self.scholarly = dict(scholarly or {})
+        self.claims = dict(claims or {})
         self.extractor, self.max_age, self.threshold = extractor, max_age_days, title_threshold
         self.recheck = {fact_key(url) for url in recheck}
         self.revalidated = 0  # corpus sources a 304 confirmed
@@ -116,7 +118,8 @@ class Judge:
                     reasons.append(Reason("title", "", "title-contradiction", Severity.ERROR,
                                           "the registry's record is not the work the search result named",
                                           title.evidence))
-            self._fail(verdict, self.stage.parent.check_references(cited(link, lookup), link.location.path), reasons)
+            self._fail(verdict, self.stage.parent.check_references(cited(link, lookup, self.claims.get(verdict.found)),
+                                                                  link.location.path), reasons)
 
     async def _judge_page(self, alive: list[tuple[Verdict, Link]], page: Page) -> None:
         for verdict, link in alive:

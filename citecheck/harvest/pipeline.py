@@ -23,6 +23,7 @@ from citecheck.engine.select import resolve
 from citecheck.errors import InputError, NetworkUnavailableError, UsageError
 from citecheck.fetch.facts import now_iso
 from citecheck.fetch.outage import assess
+from citecheck.harvest import bibimport
 from citecheck.harvest.assemble import Run, assemble, existing_found
 from citecheck.harvest.corpus import load_existing
 from citecheck.harvest.gate import policy_from
@@ -56,11 +57,13 @@ async def harvest_async(outline: Outline | str | Path | None = None, *, provider
                         into: str | Path | None = None, gate: str = "default",
                         progress: bool | Callable[[str], None] = False,
                         registry: Registry | None = None, resolver: Any = None,
-                        extract_workers: int | None = None, min_excerpt: int | None = None) -> HarvestResult:
+                        extract_workers: int | None = None, min_excerpt: int | None = None,
+                        bibliographies: Sequence[str] = ()) -> HarvestResult:
     """Harvest from an async caller. `into` is the corpus being merged into (IDs stay stable);
     `gate` is strict|default|lenient; `progress` prints stage lines on stderr (or, a callable, is
     given each line: the MCP server turns them into progress notifications); `min_excerpt` is the
-    main text a source needs (default `harvest.min_excerpt`, else 200 characters).
+    main text a source needs (default `harvest.min_excerpt`, else 200 characters); `bibliographies`
+    are .bib / CSL files whose verified entries become sources (`citecheck.harvest.bibimport`).
 
     Raises NetworkUnavailableError when no host the run fetched from answered (nothing is judged)."""
     started = time.perf_counter()
@@ -68,8 +71,9 @@ async def harvest_async(outline: Outline | str | Path | None = None, *, provider
     say = _Say(progress)
     if isinstance(outline, (str, Path)):
         outline = load_outline(outline)
-    plans = _plans(outline, providers, urls, query)
+    plans = _plans(outline, providers, urls, query, bool(bibliographies))
     engine = Engine(resolve(registry or build_registry(config.packs), config))
+    bib_entries = _bib_entries(bibliographies, config, plans)
     policy = policy_from(gate, config.harvest)
     existing = load_existing(into, engine) if into else None
     book = IdBook.from_corpus(existing, into)
@@ -95,15 +99,25 @@ async def harvest_async(outline: Outline | str | Path | None = None, *, provider
             for error in searched.errors:
                 print(f"citecheck: warning: {error}", file=sys.stderr)
             found = existing_found(existing) + searched.found
+            # DOI, arXiv and PubMed candidates: their registries answer, not their landing pages; the
+            # entries of --bib files are verified in the same run (each identifier asked once)
+            scholarly, registry_run = await registry_lookups([f.candidate.url for f in found], config, cache,
+                                                             bibimport.identifiers(bib_entries))
+            imported = bibimport.admit(bib_entries, registry_run, engine, policy)
+            plans += imported.plans
+            found += [item for plan in imported.plans for item in plan.listed]
+            scholarly.update(imported.lookups)
+            if bib_entries:
+                say(f"{len(bib_entries)} bibliography entries: {len(bib_entries) - len(imported.rejects)} to the gate, "
+                    f"{len(imported.rejects)} dropped (not verified)")
             groups: dict[str, list[Any]] = {}
             for item in found:
                 groups.setdefault(dedupe_key(item.candidate.url), []).append(item)
             say(f"{len(found)} candidates, {len(groups)} distinct URLs")
-            # DOI, arXiv and PubMed candidates: their registries answer, not their landing pages
-            scholarly, registry_run = await registry_lookups([f.candidate.url for f in found], config, cache)
             judge = Judge(stage, policy, fetcher, cache, extractor, config.fetch.max_age_days,
                           float(config.harvest.get("title_threshold", DEFAULT_THRESHOLD)),
-                          recheck=[s.url for s in existing.sources] if existing is not None else (), scholarly=scholarly)
+                          recheck=[s.url for s in existing.sources] if existing is not None else (), scholarly=scholarly,
+                          claims=imported.claims)
             judge.prefetch([g[0].candidate.url for g in groups.values()])
             robots = RobotsGate(fetcher, engine, policy)
             try:
@@ -125,6 +139,7 @@ async def harvest_async(outline: Outline | str | Path | None = None, *, provider
     store_facts(registry_run, config, None)  # the registries' facts, now that the run had network
     run = Run(now_iso(), _min_excerpt(min_excerpt, config))
     result = assemble(verdicts, book, plans, existing, engine, gate, searched.errors, str(into or "<harvest>"), run)
+    result.rejects += imported.rejects  # bibliography entries that did not verify (never judged as pages)
     result.crashed = engine.crashed or stage.parent.crashed or stage.crashed
     result.stats.update(candidates=len(found), distinct_urls=len(groups), fetch_log=dict(judge.fetch_log),
                         fetched=sum(v == "network" for v in judge.fetch_log.values()),
@@ -139,7 +154,16 @@ async def harvest_async(outline: Outline | str | Path | None = None, *, provider
     return result
 
 
-def _plans(outline: Outline | None, providers: Sequence[str], urls: str | None, query: str | None) -> list[SectionPlan]:
+def _bib_entries(paths: Sequence[str], config: Config, plans: Sequence[SectionPlan]) -> list[bibimport.Entry]:
+    if not paths:
+        return []
+    if not config.scholarly.enabled:
+        raise UsageError("--bib verifies each entry with the scholarly registries: scholarly.enabled is false")
+    return bibimport.load(paths, config.max_file_size, {p.section.id for p in plans})
+
+
+def _plans(outline: Outline | None, providers: Sequence[str], urls: str | None, query: str | None,
+           bibliographies: bool = False) -> list[SectionPlan]:
     plans: list[SectionPlan] = []
     if outline is not None:
         plans += outline_plans(outline, providers)
@@ -147,8 +171,8 @@ def _plans(outline: Outline | None, providers: Sequence[str], urls: str | None, 
         plans += urls_plans(urls, listed_urls(urls))
     if query:
         plans.append(query_plan(query, providers or (outline.providers if outline else ())))
-    if not plans:
-        raise UsageError("nothing to harvest: give an OUTLINE.yaml, --urls FILE or --query TEXT")
+    if not plans and not bibliographies:
+        raise UsageError("nothing to harvest: give an OUTLINE.yaml, --urls FILE, --query TEXT or --bib FILE")
     seen: set[str] = set()
     for plan in plans:
         if plan.section.id in seen:

@@ -15,20 +15,23 @@ from typing import Any
 from citecheck.config import Config
 from citecheck.fetch.facts import now_iso
 from citecheck.models import Hop, Link, Outcome, Page
-from citecheck.scholarly.ids import from_url
+from citecheck.scholarly.ids import Identifier, from_url
 from citecheck.scholarly.records import Claim, Lookup, Record, Status
 
 CONTENT_TYPE = "application/vnd.citationstyles.csl+json"
 
 
-async def registry_lookups(urls: Iterable[str], config: Config, cache: Any) -> tuple[dict[str, Lookup], Any]:
-    """Each scholarly URL's registry answer (only those the registry settled), and the run's Lookups."""
+async def registry_lookups(urls: Iterable[str], config: Config, cache: Any,
+                           extra: Iterable[Identifier] = ()) -> tuple[dict[str, Lookup], Any]:
+    """Each scholarly URL's registry answer (only those the registry settled), and the run's Lookups
+    (with the answers for the `extra` identifiers: a --bib file's entries, asked in the same run)."""
     idents = {url: ident for url in dict.fromkeys(urls) if (ident := from_url(url)) is not None}
-    if not idents or not config.scholarly.enabled:
+    extra = list(extra)
+    if not (idents or extra) or not config.scholarly.enabled:
         return {}, None
     from citecheck.registries import Registries
 
-    found = await Registries(config.scholarly, config.fetch, cache).lookup(idents.values())
+    found = await Registries(config.scholarly, config.fetch, cache).lookup([*idents.values(), *extra])
     settled = {url: lookup for url, ident in idents.items() if (lookup := found.get(ident)) is not None
                and (lookup.status is Status.ABSENT or lookup.record is not None)}
     return settled, found
@@ -51,16 +54,17 @@ def record_page(url: str, lookup: Lookup) -> Page:
                 fetched_at=now_iso(), meta=meta, from_cache=lookup.from_cache)
 
 
-def cited(link: Link, lookup: Lookup) -> list[Any]:
+def cited(link: Link, lookup: Lookup, claim: Claim | None = None) -> list[Any]:
     """The reference-stage subject of a candidate (existence and retraction: a search result's title is
-    checked against the record by the title check, not as a claim)."""
+    checked against the record by the title check, not as a claim; a bibliography entry's title,
+    authors and year are its `claim`)."""
     from citecheck.engine.run import Cited
     from citecheck.scholarly.references import Reference
 
     ident = from_url(link.url)
     if ident is None:
         return []
-    return [Cited(Reference(ident, link.location, Claim(), link.url, link.section), lookup)]
+    return [Cited(Reference(ident, link.location, claim or Claim(), link.url, link.section), lookup)]
 
 
 def record_fields(record: Record, url: str) -> Mapping[str, Any]:
