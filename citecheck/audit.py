@@ -180,14 +180,16 @@ async def audit_inputs(inputs: Inputs, config: Config, registry: Registry, *, on
     # the fetch's own result: the archive step keeps pages only
     report.from_cache, report.fetched_now = getattr(fetched, "cached", 0), getattr(fetched, "fetched", 0)
     if report.outage is not None:
-        _no_verdicts(report)
+        _no_verdicts(report, registry)
     return report
 
 
-def _no_verdicts(report: Report) -> None:
+def _no_verdicts(report: Report, registry: Registry) -> None:
     """A run without network: the one stderr line speaks for every link it could not reach (no
-    per-link H002 or R003), and no score is computed from verdicts nobody could make."""
-    report.findings = [f for f in report.findings if f.rule not in ("H002", "R003")]
+    per-link finding of a rule that declares `UNREACHED`: H002, R003), and no score is computed from
+    verdicts nobody could make."""
+    unreached = {spec.id for spec in registry.rules if spec.unreached}
+    report.findings = [f for f in report.findings if f.rule not in unreached]
     for key in ("citation_truth_score", "memos", "sections", "verdicts", "citations"):
         report.extra_summary.pop(key, None)
 

@@ -145,3 +145,142 @@ def test_a_plugin_rule_with_an_unknown_verdict_is_refused_by_name(tmp_path: Path
     monkeypatch.syspath_prepend(str(tmp_path))
     with pytest.raises(RegistryError, match="acme_rules_f: VERDICT 'bad' is not one of fabricated"):
         build_registry()
+
+
+MEMO_RULE = '''"""A draft must not say "TBD" (a third-party memo rule that write always runs).
+
+Failing: `Revenue was TBD.` Passing: `Revenue was $3M.`
+"""
+from citecheck.models import Hit
+
+ID = "M901"
+NAME = "no-tbd"
+STAGE = "memo"
+SEVERITY = "error"
+VERDICT = "memo"
+WRITE = "contract"
+EVIDENCE = "Placeholder word"
+
+
+def check(memo, options):
+    for span in memo.document.spans:
+        if "TBD" in span.text:
+            yield Hit("the draft says TBD", span.location, evidence="TBD")
+'''
+
+CORPUS_RULE = '''"""Every corpus entry needs a section (a third-party corpus rule that guards appending).
+
+Failing: an entry with `"section": ""`. Passing: `"section": "Pricing"`.
+"""
+from citecheck.models import Hit, Location
+
+ID = "C901"
+NAME = "needs-section"
+STAGE = "corpus"
+SEVERITY = "error"
+VERDICT = "corpus"
+BLOCKS_APPEND = True
+
+
+def check(corpus, options):
+    for source in corpus.sources:
+        if not source.section:
+            yield Hit(f"{source.id} has no section", Location(corpus.path))
+'''
+
+UNREACHED_RULE = '''"""A link nobody could reach (a third-party page rule that speaks only of a missing answer).
+
+Failing: a link whose fetch got no answer. Passing: a page that answered.
+"""
+from citecheck.models import Hit
+
+ID = "H902"
+NAME = "no-answer"
+STAGE = "page"
+SEVERITY = "warning"
+VERDICT = "unverifiable"
+UNREACHED = True
+
+
+def check(fetched, options):
+    if fetched.page.status is None:
+        yield Hit("no answer", fetched.link.location, fetched.link.url)
+'''
+
+
+def _plugins(site: Path, sources: dict[str, str]) -> None:
+    """One distribution whose `citecheck.rules` entry points name each module of `sources` (module
+    names differ per test: an imported module stays in `sys.modules`)."""
+    for module, source in sources.items():
+        (site / f"{module}.py").write_text(source, encoding="utf-8")
+    points = "".join(f"{module} = {module}\n" for module in sources)
+    _install(site, "acme_rules_g", f"[citecheck.rules]\n{points}", "")
+
+
+@pytest.mark.parametrize("contract", [True, False])
+def test_a_plugin_rule_declaring_write_contract_runs_in_write_whatever_ignore_says(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, contract: bool) -> None:
+    from citecheck.config import build
+    from citecheck.extract import load_corpus
+    from citecheck.report.html_evidence import finding_item
+    from citecheck.write import write
+
+    _plugins(tmp_path, {f"acme_tbd_{contract}": MEMO_RULE if contract else MEMO_RULE.replace('WRITE = "contract"\n', "")})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    registry = build_registry()
+    corpus = load_corpus(str(ROOT / "fixtures" / "write" / "corpus.json"))
+    result = write("# Memo\n\nRevenue was TBD.\n", corpus, config=build({"ignore": ["M901", "M008"]}), registry=registry)
+    found = [f for f in result.findings if f.rule == "M901"]
+    assert [(f.line, f.evidence) for f in found] == ([(3, "TBD")] if contract else [])
+    if contract:  # the evidence is labelled as the rule says (EVIDENCE), not guessed from its slug
+        assert '<span class="k">Placeholder word:</span> <q>TBD</q>' in finding_item(found[0], registry)
+
+
+@pytest.mark.parametrize("blocks", [True, False])
+def test_a_plugin_rule_declaring_blocks_append_guards_the_corpus(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                 blocks: bool) -> None:
+    import json
+
+    from citecheck.config import build
+    from citecheck.engine.run import Engine
+    from citecheck.engine.select import resolve
+    from citecheck.errors import CorpusError
+    from citecheck.harvest.corpus import load_existing
+
+    _plugins(tmp_path, {f"acme_section_{blocks}": CORPUS_RULE if blocks else CORPUS_RULE.replace("BLOCKS_APPEND = True\n", "")})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    entries = json.loads((ROOT / "fixtures" / "write" / "corpus.json").read_text(encoding="utf-8"))
+    entries[0]["section"] = ""
+    corpus = tmp_path / "corpus.json"
+    corpus.write_text(json.dumps(entries), encoding="utf-8")
+    engine = Engine(resolve(build_registry(), build({"select": ["C901"]})))
+    if blocks:
+        with pytest.raises(CorpusError, match="C901 needs-section: src-001 has no section"):
+            load_existing(corpus, engine)
+    else:
+        assert load_existing(corpus, engine) is not None
+
+
+def test_a_plugin_rule_declaring_unreached_is_silent_in_an_outage(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no network the run's one line speaks for every link; a rule that only says "no answer"
+    (`UNREACHED`) adds nothing, one that says more keeps its findings."""
+    import json
+
+    from click.testing import CliRunner
+    from verdictnet import SwitchDns
+
+    from citecheck.cli import main
+
+    said_more = UNREACHED_RULE.replace("H902", "H903").replace("no-answer", "no-answer-kept") \
+        .replace("UNREACHED = True\n", "")
+    _plugins(tmp_path, {"acme_unreached": UNREACHED_RULE, "acme_kept": said_more})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    dns = SwitchDns(names=("harbor-data.org", "slow-archive.org"), zones=("org",))
+    dns.down = True
+    monkeypatch.setattr("citecheck.fetch.dns.SystemResolver", lambda: dns)
+    memo = tmp_path / "memo.md"
+    memo.write_text("# Memo\n\nClaim ([source](http://harbor-data.org/r)), ([more](http://slow-archive.org/s)).\n")
+    result = CliRunner().invoke(main, ["audit", str(memo), "--format", "json", "--no-cache", "--select", "H902,H903"])
+    assert result.exit_code == 2 and "network unavailable" in result.stderr
+    assert sorted(f["rule"] for f in json.loads(result.stdout)["findings"]) == ["H903", "H903"]

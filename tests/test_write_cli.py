@@ -95,7 +95,8 @@ def test_m009_is_documented_in_citecheck_rules() -> None:
     assert any(line.startswith("M009  draft-url") for line in listing.output.splitlines())
     explained = CliRunner().invoke(main, ["rules", "M009"])
     assert explained.exit_code == 0
-    assert "M009 draft-url  [stage: memo, default severity: error]" in explained.output
+    assert ("M009 draft-url  [stage: memo, default severity: error, verdict: uncorpused, gate: severity, "
+            "write: contract]") in explained.output
     assert "allow_corpus_urls" in explained.output and "Failing example" in explained.output
 
 

@@ -2,9 +2,11 @@
 
 A new rule is one module added to `RULES` below, one fixture file (`fixtures/rules/<ID>.yml`) and,
 if it reads one, one pack (`citecheck/packs/`). Each module declares itself as data (`ID`, `NAME`,
-`STAGE`, `SEVERITY`, `VERDICT`, `GATE`, `DEFAULTS`/`OPTIONS`, `PACK`) with `check()` and, when it
-derives data from its options, `prepare()`. Third-party rules come through the `citecheck.rules`
-entry point group (`citecheck.engine.registry`); modules starting with `_` are shared helpers.
+`STAGE`, `SEVERITY`, `VERDICT`, `GATE`, `DEFAULTS`/`OPTIONS`, `PACK`, and where it applies `UNREACHED`,
+`WRITE`, `BLOCKS_APPEND`, `EVIDENCE`: see `citecheck.engine.rule.RuleSpec`) with `check()` and, when it
+derives data from its options, `prepare()`. No table elsewhere is keyed on a rule's ID. Third-party
+rules come through the `citecheck.rules` entry point group (`citecheck.engine.registry`); modules
+starting with `_` are shared helpers.
 """
 from __future__ import annotations
 

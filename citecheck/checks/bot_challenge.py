@@ -34,6 +34,7 @@ NAME = "bot-challenge"
 STAGE = "page"
 SEVERITY = "warning"
 VERDICT = "unverifiable"
+EVIDENCE = "Matched bot-challenge marker"  # what the HTML report calls a finding's evidence
 PACK = "bot_challenge"
 DEFAULTS: dict[str, Any] = {"blocked_statuses": [403, 429, 451, 999], "short_text": 3000, "empty_text": 200,
                             "extra_titles": [], "extra_phrases": [], "extra_markup": []}

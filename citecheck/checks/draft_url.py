@@ -37,6 +37,7 @@ NAME = "draft-url"
 STAGE = "memo"
 SEVERITY = "error"
 VERDICT = "uncorpused"
+WRITE = "contract"  # write always runs it (built from its own removals), whatever --select/--ignore say
 DEFAULTS: dict[str, Any] = {"allow_corpus_urls": True, "report_links": False}
 _VISIBLE = ("http://", "https://")  # the links M007 uncorpused-url reports in audit
 OPTIONS = {"allow_corpus_urls": "corpus URLs are not reported (write sets false unless --hybrid)",

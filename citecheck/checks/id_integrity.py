@@ -26,6 +26,7 @@ NAME = "id-integrity"
 STAGE = "corpus"
 SEVERITY = "error"
 VERDICT = "corpus"
+BLOCKS_APPEND = True  # harvest refuses to append to a corpus with an error here
 DEFAULTS: dict[str, Any] = {}
 OPTIONS: dict[str, str] = {}
 

@@ -44,6 +44,7 @@ STAGE = "page"
 SEVERITY = "warning"
 VERDICT = "unverifiable"
 GATE = "wall"
+EVIDENCE = "Matched login-wall marker"  # what the HTML report calls a finding's evidence
 PACK = "login"
 DEFAULTS: dict[str, Any] = {"auth_statuses": [401, 407], "short_text": 1500, "form_text": 600, "consent_text": 4000,
                             "extra_paths": [], "extra_titles": [], "extra_phrases": [], "extra_consent_hosts": [],

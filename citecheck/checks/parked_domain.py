@@ -33,6 +33,7 @@ STAGE = "page"
 SEVERITY = "error"
 VERDICT = "dead"
 GATE = "gone"
+EVIDENCE = "Matched parking marker"  # what the HTML report calls a finding's evidence
 PACK = "parked"
 DEFAULTS: dict[str, Any] = {"short_text": 1000, "extra_markup": [], "extra_phrases": [], "extra_hosts": []}
 OPTIONS = {"short_text": "for-sale notices count on pages with at most this much visible text",

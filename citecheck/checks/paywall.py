@@ -46,6 +46,7 @@ STAGE = "page"
 SEVERITY = "warning"
 VERDICT = "unverifiable"
 GATE = "wall"
+EVIDENCE = "Matched paywall marker"  # what the HTML report calls a finding's evidence
 PACK = "paywall"
 KINDS = ("hard", "metered", "registration")
 DEFAULTS: dict[str, Any] = {"extra_phrases": [], "extra_labels": [], "extra_metered": [], "extra_registration": [],

@@ -28,6 +28,7 @@ STAGE = "url"
 SEVERITY = "error"
 VERDICT = "fabricated"
 GATE = "gone"
+EVIDENCE = "Reserved name"  # what the HTML report calls a finding's evidence
 PACK = "placeholder"
 DEFAULTS: dict[str, Any] = {"extra_domains": [], "allow": []}
 OPTIONS = {"extra_domains": "more domains to treat as placeholders", "allow": "domains never to flag"}

@@ -37,6 +37,7 @@ NAME = "placeholder-in-corpus"
 STAGE = "corpus"
 SEVERITY = "error"
 VERDICT = "fabricated"
+EVIDENCE = "Reserved name"  # what the HTML report calls a finding's evidence
 PACK = "placeholder"
 DEFAULTS: dict[str, Any] = {"today": None, "allow": [], "allow_private": False}
 OPTIONS = {"today": "date that counts as today for U005's future-date check (YYYY-MM-DD)",

@@ -41,6 +41,7 @@ SEVERITY = "error"
 # the identifier is real but names another work; with both its title and its authors contradicted the
 # citation is a hybrid fabrication (per hit)
 VERDICT = "title-mismatch"
+EVIDENCE = "Page title found"  # what the HTML report calls a finding's evidence
 DEFAULTS: dict[str, Any] = {"fields": ["title", "authors", "year"], "title_ratio": 0.90, "year_tolerance": 1,
                             "extra_placeholder_names": [], "today": None}
 OPTIONS = {"fields": "claimed fields to compare (title, authors, year)",

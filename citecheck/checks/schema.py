@@ -30,6 +30,7 @@ NAME = "schema"
 STAGE = "corpus"
 SEVERITY = "error"
 VERDICT = "corpus"
+BLOCKS_APPEND = True  # harvest refuses to append to a corpus with an error here
 DEFAULTS: dict[str, Any] = {}
 OPTIONS: dict[str, str] = {}
 

@@ -52,6 +52,7 @@ STAGE = "page"
 SEVERITY = "error"
 VERDICT = "soft-404"
 GATE = "gone"
+EVIDENCE = "Matched soft-404 marker"  # what the HTML report calls a finding's evidence
 PACK = "soft404"
 WEIGHTS = {"title": 2, "redirect-root": 2, "redirect-sink": 2, "canonical-root": 2, "sibling-same": 2,
            "phrase-short-page": 2, "phrase": 1, "redirect-section": 1, "sibling-similar": 1, "slug-absent": 1}

@@ -36,6 +36,7 @@ NAME = "title-mismatch"
 STAGE = "page"
 SEVERITY = "warning"
 VERDICT = "title-mismatch"
+EVIDENCE = "Page title found"  # what the HTML report calls a finding's evidence
 PACK = "soft404"
 DEFAULTS: dict[str, Any] = {"min_overlap": 0.25, "text_overlap": 0.6, "min_words": 2, "slug_min_words": 3,
                             "extra_generic_link_text": []}

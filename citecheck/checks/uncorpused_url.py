@@ -29,6 +29,7 @@ NAME = "uncorpused-url"
 STAGE = "memo"
 SEVERITY = "error"
 VERDICT = "uncorpused"
+WRITE = "superseded"  # in write, every URL it could report is an M009 draft-url removal
 DEFAULTS: dict[str, Any] = {"code": False}
 OPTIONS = {"code": "also check URLs inside code spans and blocks"}
 

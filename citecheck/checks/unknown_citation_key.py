@@ -32,6 +32,7 @@ NAME = "unknown-citation-key"
 STAGE = "memo"
 SEVERITY = "error"
 VERDICT = "fabricated"
+WRITE = "contract"  # write always runs it, whatever --select/--ignore say
 DEFAULTS: dict[str, Any] = {"in_text": True}
 OPTIONS: dict[str, str] = {"in_text": "also judge in-text `@key` citations that read as keys (not only `[@key]`)"}
 

@@ -26,6 +26,7 @@ NAME = "unknown-source-id"
 STAGE = "memo"
 SEVERITY = "error"
 VERDICT = "unknown-id"
+WRITE = "contract"  # write always runs it, whatever --select/--ignore say
 DEFAULTS: dict[str, Any] = {}
 OPTIONS: dict[str, str] = {}
 

@@ -48,6 +48,7 @@ STAGE = "page"
 SEVERITY = "error"
 VERDICT = "dead"
 GATE = "gone"
+UNREACHED = True  # no answer came: under a network outage the run's one line speaks for it
 PACK = "bot_challenge"
 DEFAULTS: dict[str, Any] = {"transient": ["unresolved", "refused", "reset", "timeout", "tls", "invalid-response",
                                           "server-error", "robots-disallowed", "deadline"]}

@@ -36,6 +36,7 @@ NAME = "unsupported-citation"
 STAGE = "memo"
 SEVERITY = "warning"
 VERDICT = "unsupported"
+EVIDENCE = "Best supporting passage"  # what the HTML report calls a finding's evidence
 DEFAULTS: dict[str, Any] = {"min_score": 0.5, "check_numbers": True, "check_entities": True, "ignore_entities": [],
                             "verifier": "lexical"}
 PLUGINS = {"verifier": "citecheck.verifiers"}

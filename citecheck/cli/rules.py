@@ -24,7 +24,8 @@ def command(rule: str | None, fmt: str, rule_dirs: tuple[str, ...]) -> None:
         if fmt == "json":
             click.echo(json.dumps(_as_dict(spec), indent=2))
             return
-        click.echo(f"{spec.id} {spec.name}  [stage: {spec.stage}, default severity: {spec.severity.value}]\n")
+        click.echo(f"{spec.id} {spec.name}  [stage: {spec.stage}, default severity: {spec.severity.value}, "
+                   f"verdict: {spec.verdict.value if spec.verdict else '-'}, gate: {spec.gate.value}{_roles(spec)}]\n")
         click.echo(spec.doc.strip())
         if spec.defaults:
             click.echo("\nOptions (set under rules.<ID>.options in .citecheck.yaml):")
@@ -53,7 +54,16 @@ def rule_table(registry) -> str:  # type: ignore[no-untyped-def]
     return "\n".join(rows)
 
 
+def _roles(spec) -> str:  # type: ignore[no-untyped-def]
+    """The declarations other parts of citecheck read (see `citecheck.engine.rule.RuleSpec`), when set."""
+    roles = ["unreached"] * spec.unreached + [f"write: {spec.write_role.value}"] * (spec.write_role.value != "runs")
+    roles += ["blocks append"] * spec.blocks_append
+    return "".join(f", {role}" for role in roles)
+
+
 def _as_dict(spec) -> dict:  # type: ignore[no-untyped-def]
     return {"id": spec.id, "name": spec.name, "stage": spec.stage, "severity": spec.severity.value,
             "summary": spec.summary, "doc": spec.doc, "options": dict(spec.defaults), "pack": spec.pack,
-            "origin": spec.origin}
+            "origin": spec.origin, "verdict": spec.verdict.value if spec.verdict else None, "gate": spec.gate.value,
+            "unreached": spec.unreached, "write": spec.write_role.value, "blocks_append": spec.blocks_append,
+            "evidence_label": spec.evidence_label}

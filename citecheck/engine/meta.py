@@ -21,7 +21,8 @@ finding naming the rule and the file instead of silently skipping the check (the
 `if url and not issues:` validator bug). Cannot be disabled.
 
 Failing example: a third-party rule that raises `KeyError` on a memo without front matter.
-Passing example: every rule returns normally.""", _never, origin="citecheck.engine", verdict=Verdict.INPUT)
+Passing example: every rule returns normally.""", _never, origin="citecheck.engine", verdict=Verdict.INPUT,
+    blocks_append=True)  # a corpus a rule crashed on was never vetted
 
 INVALID_DIRECTIVE = RuleSpec(
     "E001", "invalid-directive", "engine", Severity.ERROR,

@@ -1,6 +1,7 @@
 """The normalised shape of a rule, whether a Python module or a YAML data rule."""
 from __future__ import annotations
 
+import enum
 import inspect
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -9,6 +10,15 @@ from typing import Any
 
 from citecheck.errors import RegistryError
 from citecheck.models import Gate, Severity, Verdict
+
+
+class WriteRole(str, enum.Enum):
+    """What `write` does with a memo rule (`WRITE`, default `runs`)."""
+
+    RUNS = "runs"  #: as configured: --select/--ignore and the config decide
+    CONTRACT = "contract"  #: part of write's contract: always run, whatever --select/--ignore say
+    SUPERSEDED = "superseded"  #: never run by write: its own scrub reports everything the rule could
+
 
 STAGES = {"url": "U", "page": "H", "memo": "M", "corpus": "C", "bibliography": "B", "reference": "R", "engine": "E"}
 
@@ -34,6 +44,13 @@ class RuleSpec:
     # (a hit may say otherwise for itself: `Hit.verdict`, `Hit.gate`); `validate` refuses a rule without one
     verdict: Verdict | None = None
     gate: Gate = Gate.SEVERITY
+    # its findings say only that no answer came (no network, no registry reply): when the whole run
+    # had no network, the one outage line speaks for them and they are dropped (`UNREACHED`)
+    unreached: bool = False
+    write_role: WriteRole = WriteRole.RUNS  # what `write` does with it (`WRITE`)
+    # an error from it means a corpus cannot be appended to safely: harvest refuses it (`BLOCKS_APPEND`)
+    blocks_append: bool = False
+    evidence_label: str = ""  # what the HTML report calls its findings' evidence (`EVIDENCE`; default "Evidence")
 
     @property
     def summary(self) -> str:
@@ -42,7 +59,8 @@ class RuleSpec:
 
 
 def spec_from_module(module: ModuleType) -> RuleSpec:
-    """Read a rule module's declarations (ID, NAME, STAGE, VERDICT, GATE, SEVERITY, DEFAULTS, OPTIONS, check)."""
+    """Read a rule module's declarations (ID, NAME, STAGE, VERDICT, GATE, SEVERITY, DEFAULTS, OPTIONS, check;
+    optionally UNREACHED, WRITE, BLOCKS_APPEND, EVIDENCE: see `RuleSpec`)."""
     origin = module.__name__
     for attr in ("ID", "NAME", "STAGE", "VERDICT", "check"):
         if not hasattr(module, attr):
@@ -56,6 +74,10 @@ def spec_from_module(module: ModuleType) -> RuleSpec:
         shardable=bool(getattr(module, "SHARDABLE", False)), prepare=getattr(module, "prepare", None),
         verdict=_enum(Verdict, module.VERDICT, origin, "VERDICT"),
         gate=_enum(Gate, getattr(module, "GATE", Gate.SEVERITY), origin, "GATE"),
+        unreached=bool(getattr(module, "UNREACHED", False)),
+        write_role=_enum(WriteRole, getattr(module, "WRITE", WriteRole.RUNS), origin, "WRITE"),
+        blocks_append=bool(getattr(module, "BLOCKS_APPEND", False)),
+        evidence_label=str(getattr(module, "EVIDENCE", "")),
     )
     validate(spec)
     return spec

@@ -25,20 +25,20 @@ from citecheck.models import Corpus, Page, Severity, Source
 from citecheck.scholarly.records import Record
 from citecheck.urls import dedupe_key, host_of, registrable_domain
 
-REFUSE_RULES = ("C001", "C004")  # a corpus that breaks these cannot be appended to safely
 SUMMARY_MAX = 400
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'“‘(])")
 
 
 def load_existing(path: str | Path, engine: Engine) -> Corpus | None:
-    """The corpus at `path` if there is one, refusing one that fails C001 schema or C004 id-integrity,
-    or whose last write was interrupted (`transaction.pending`)."""
+    """The corpus at `path` if there is one, refusing one with an error from a rule that declares
+    `BLOCKS_APPEND` (C001 schema, C004 id-integrity; E000, a rule that crashed on it), or whose last
+    write was interrupted (`transaction.pending`)."""
     pending(path)
     if not Path(path).exists():
         return None
     corpus = load_corpus(str(path))
-    bad = [f for f in engine.check_corpus(corpus) if f.severity is Severity.ERROR and (f.rule in REFUSE_RULES
-                                                                                         or f.rule == "E000")]
+    refuse = {rule.spec.id for rule in engine.active if rule.spec.blocks_append}
+    bad = [f for f in engine.check_corpus(corpus) if f.severity is Severity.ERROR and f.rule in refuse]
     if bad:
         first = bad[0]
         more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""

@@ -9,16 +9,12 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from citecheck.models import Finding, Page
+from citecheck.models import Finding, Page, Verdict
 from citecheck.report.html_cites import Cite
 from citecheck.report.html_markup import esc, icon, link_or_text, web_url
 from citecheck.report.html_verdicts import BY_KEY, VERDICTS
 from citecheck.urls import host_of
 
-_EVIDENCE_LABELS = (("unsupported", "Best supporting passage"), ("mismatch", "Page title found"),
-                    ("soft-404", "Matched soft-404 marker"), ("paywall", "Matched paywall marker"),
-                    ("login", "Matched login-wall marker"), ("challenge", "Matched bot-challenge marker"),
-                    ("parked", "Matched parking marker"), ("placeholder", "Reserved name"))
 _SOURCE_ID = re.compile(r"src-\d{3,}", re.IGNORECASE)
 
 
@@ -45,17 +41,18 @@ def rule_code(f: Finding, registry: Any = None) -> str:
 
 
 def finding_item(f: Finding, registry: Any = None) -> str:
-    """One finding as a list item: severity, rule, message, evidence, suggested fix."""
+    """One finding as a list item: severity, rule, message, evidence (labelled as its rule's `EVIDENCE`
+    says), suggested fix."""
+    spec = registry.get(f.rule) if registry is not None else None
+    label = (spec.evidence_label if spec is not None else "") or "Evidence"
     return (f'<li class="finding">{severity(f.severity.value)} {rule_code(f, registry)}'
-            f'<p class="msg">{esc(f.message)}</p>{_evidence(f)}{_fix(f.fix)}</li>')
+            f'<p class="msg">{esc(f.message)}</p>{_evidence(f, label)}{_fix(f.fix)}</li>')
 
 
-def _evidence(f: Finding) -> str:
+def _evidence(f: Finding, label: str) -> str:
     if not f.evidence:
         return ""
-    slug = f.name.lower()
-    label = next((text for needle, text in _EVIDENCE_LABELS if needle in slug), "Evidence")
-    if label == "Best supporting passage":
+    if f.verdict is Verdict.UNSUPPORTED:  # the evidence of an unsupported claim is a passage of its source
         return f'<figure class="passage"><figcaption>{label}</figcaption><blockquote>{esc(f.evidence)}</blockquote></figure>'
     return f'<p class="evd"><span class="k">{label}:</span> <q>{esc(f.evidence)}</q></p>'
 

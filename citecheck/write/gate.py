@@ -28,6 +28,7 @@ from citecheck.audit import dedupe_findings
 from citecheck.checks import draft_url, id_integrity
 from citecheck.config import Config, load_config
 from citecheck.engine.registry import Registry, build_registry
+from citecheck.engine.rule import WriteRole
 from citecheck.engine.run import Engine, Memo
 from citecheck.engine.select import ActiveRule, resolve
 from citecheck.errors import CitecheckError, CorpusError
@@ -44,8 +45,6 @@ from citecheck.write.frontmatter import drop_check_keys, tidy
 from citecheck.write.pandoc import cite_keys
 from citecheck.write.rendered import fail_closed
 
-CONTRACT_RULES = ("M009", "M006", "M012")  # always run by write, whatever select/ignore say
-SUPERSEDED = ("M007",)
 _MAX_PASSES = 5
 
 
@@ -138,7 +137,7 @@ def write(draft_text: str, corpus: Corpus, strict: bool = True, hybrid: bool = F
         raise CitecheckError("write: the memo would contain a citecheck directive; refusing to write it "
                              "(please report this draft)")
     rules = _memo_rules(registry, config, hybrid)
-    from_removals = [r for r in rules if r.spec.id == "M009" and strict]
+    from_removals = [r for r in rules if r.spec.id == draft_url.ID and strict]
     engine = Engine([r for r in rules if r not in from_removals])
     document = extract_markdown(path, draft_text)
     if configuring:  # the draft's own checks still see them: they may add firm terms (see M001)
@@ -161,12 +160,13 @@ def usable(corpus: Corpus) -> None:
 
 
 def _memo_rules(registry: Registry, config: Config, hybrid: bool) -> list[ActiveRule]:
+    """The memo rules as configured, less those write supersedes, plus its contract rules whatever
+    --select/--ignore say (each rule's `WRITE`: M006, M009, M012 are contract, M007 superseded)."""
     active = [r for r in resolve(registry, config)
-              if r.spec.stage in ("memo", "engine") and r.spec.id not in SUPERSEDED]
+              if r.spec.stage in ("memo", "engine") and r.spec.write_role is not WriteRole.SUPERSEDED]
     present = {r.spec.id for r in active}
-    for rule_id in CONTRACT_RULES:
-        spec = registry.get(rule_id)
-        if spec is not None and rule_id not in present:
+    for spec in registry.rules:
+        if spec.write_role is WriteRole.CONTRACT and spec.stage == "memo" and spec.id not in present:
             active.append(ActiveRule(spec, spec.severity, dict(spec.defaults)))
     contract = {"allow_corpus_urls": hybrid, "report_links": True}
-    return [ActiveRule(r.spec, r.severity, {**r.options, **contract}) if r.spec.id == "M009" else r for r in active]
+    return [ActiveRule(r.spec, r.severity, {**r.options, **contract}) if r.spec.id == draft_url.ID else r for r in active]
