@@ -28,7 +28,7 @@ from hostile_net import ServerThread  # noqa: E402
 from registryfakes import Work  # noqa: E402
 from searchfakes import SearchingRegistries  # noqa: E402
 
-from citecheck.audit import audit  # noqa: E402
+from citecheck import audit  # noqa: E402
 from citecheck.config import build  # noqa: E402
 
 STYLES = ("apa", "ieee", "chicago", "harvard", "footnote", "bib")

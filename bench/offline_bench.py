@@ -4,7 +4,7 @@ Generates memos into a temporary directory (nothing is fetched: `--offline`), th
 
   * `citecheck audit --offline --format json` as a subprocess (what a user or CI waits for,
     interpreter start-up and imports included),
-  * `citecheck.audit.audit(..., online=False)` in-process (the library call an agent makes),
+  * `citecheck.audit(..., online=False)` in-process (the library call an agent makes),
   * extraction alone (`citecheck.extract.collect`),
 
 and prints the median of `--repeat` runs as a Markdown table for docs/extraction.md. The memo mix
@@ -103,7 +103,7 @@ def _cli(paths: list[Path]) -> None:
 
 
 def _in_process(paths: list[Path]) -> None:
-    from citecheck.audit import audit
+    from citecheck import audit
 
     audit([str(p) for p in paths], online=False)
 

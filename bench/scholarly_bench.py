@@ -219,7 +219,7 @@ def registry_works() -> list[Work]:
 def run(seed: int, misses: bool) -> dict[str, Any]:
     from hostile_net import ServerThread
 
-    from citecheck.audit import audit
+    from citecheck import audit
     from citecheck.config import build as build_config
 
     rng = random.Random(seed)

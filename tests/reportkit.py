@@ -4,11 +4,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from citecheck.audit import Report, audit
+from citecheck import Report, audit
 from citecheck.config import build
 from citecheck.engine.registry import Registry, build_registry
 from citecheck.models import Finding, Severity, Verdict
-from citecheck.report import render
+from citecheck.report import ReportContext, render
 
 # Everything a message, path or URL might carry that a format has to escape or refuse.
 HOSTILE = 'a <b>&amp; "q" \'s\' ]]> --> 100% :: x,y:z \r\n::error::injected \x00\x07\x1b[31mred\x1b[0m \ufffe end'
@@ -41,8 +41,8 @@ def audit_files(tmp_path: Path, files: dict[str, str], raw_config: dict[str, Any
 
 def render_report(fmt: str, report: Report, suppressed: bool = False, **context: Any) -> str:
     """What `citecheck audit --format fmt` prints for this report."""
-    return render(fmt, report.findings, report.summary, registry=registry(), report=report, color=False,
-                  suppressed=report.suppressed if suppressed else None, **context)
+    return render(fmt, report.findings, report.summary, ReportContext(registry=registry(), report=report, color=False,
+                  suppressed=report.suppressed if suppressed else None, **context))
 
 
 def finding(rule: str = "U001", name: str = "placeholder-domain", severity: str = "error", message: str = "msg",

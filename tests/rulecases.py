@@ -23,12 +23,13 @@ from typing import Any
 
 import yaml
 
-from citecheck.audit import audit_inputs
+from citecheck._audit import audit_inputs
 from citecheck.config import build
 from citecheck.engine.registry import build_registry
 from citecheck.extract import Inputs, extract_document
 from citecheck.extract.bibliography import parse_bibliography
 from citecheck.extract.corpus import build_corpus, load_corpus_text
+from citecheck.fetch import Pages
 from citecheck.models import Finding, Hop, Outcome, Page
 
 CASES_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "rules"
@@ -81,8 +82,8 @@ def run_case(case: dict[str, Any]) -> list[Finding]:
     corpus = build_corpus("corpus.json", case["corpus"], [1] * len(case["corpus"])) if case.get("corpus") else None
     pages = {url: make_page(url, facts) for url, facts in (case.get("pages") or {}).items()}
 
-    async def fetcher(urls: list[str], _cfg: Any) -> dict[str, Page]:
-        return {u: pages[u] for u in urls if u in pages}
+    async def fetcher(urls: list[str], _cfg: Any, /, **_: Any) -> Pages:
+        return Pages({u: pages[u] for u in urls if u in pages})
 
     records = case.get("records") or {}
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from citecheck import audit
 from citecheck._util.allowlist import allow_hint, allows_url, parse_allow
 from citecheck._util.netaddr import parse_ip
-from citecheck.audit import audit
 from citecheck.config import build
 from citecheck.errors import ConfigError
 

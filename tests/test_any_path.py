@@ -14,7 +14,7 @@ from aiohttp import web
 from citecheck.config import FetchConfig
 from citecheck.engine.registry import build_registry
 from citecheck.engine.run import Fetched
-from citecheck.fetch import Fetcher
+from citecheck.fetch.client import Fetcher
 from citecheck.fetch.facts import complete
 from citecheck.models import Link, Location, Page
 from citecheck.report.html_verdicts import finding_verdict

@@ -21,7 +21,7 @@ STAGES = {letter: stage for stage, letter in LETTERS.items()}
 # What a rule may not touch: the network, the disk, processes, the config, the terminal.
 FORBIDDEN_IMPORTS = ("socket", "ssl", "aiohttp", "requests", "httpx", "urllib.request", "http.client", "sqlite3",
                      "sqlite_utils", "os", "pathlib", "io", "shutil", "subprocess", "tempfile", "sys", "logging",
-                     "citecheck.fetch", "citecheck.config", "citecheck.cli", "citecheck.report", "citecheck.audit",
+                     "citecheck.fetch", "citecheck.config", "citecheck.cli", "citecheck.report", "citecheck._audit", "citecheck._api",
                      "citecheck.harvest", "click", "rich")
 FORBIDDEN_CALLS = {"print", "open", "input", "exec", "eval", "__import__"}
 

@@ -170,7 +170,7 @@ def test_pack_patterns_compile() -> None:
 
 
 def test_bare_email_is_info_but_a_written_mailto_link_stays_an_error(tmp_path: Path) -> None:
-    from citecheck.audit import audit
+    from citecheck import audit
 
     memo = tmp_path / "memo.md"
     memo.write_text("Questions to ir@acme-robotics.com.\n\nSee [the data room](mailto:ir@acme-robotics.com).\n")

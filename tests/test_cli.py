@@ -394,7 +394,7 @@ def test_crashing_rule_becomes_e000_through_the_api(tmp_path: Path) -> None:
 
 def test_crashing_rule_exits_2_through_the_cli(cwd: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     write(cwd / "memo.md", CLEAN)
-    monkeypatch.setattr("citecheck.cli.audit.build_registry", lambda *a, **k: _registry_with_crash())
+    monkeypatch.setattr("citecheck._api.build_registry", lambda *a, **k: _registry_with_crash())
     result = cli("audit", "memo.md", "--offline", "--format", "json", "--select", "U900", "--ignore", "E")
     assert result.exit_code == 2 and "Traceback" not in result.output
     findings = json.loads(result.stdout)["findings"]

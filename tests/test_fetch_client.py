@@ -10,7 +10,8 @@ from hostile import HostileWeb
 from hostile_net import RecordingSockets
 
 from citecheck.config import FetchConfig
-from citecheck.fetch import USER_AGENT, Fetcher, fetch_all
+from citecheck.fetch import fetch_all
+from citecheck.fetch.client import USER_AGENT, Fetcher
 from citecheck.models import Outcome
 
 pytestmark = pytest.mark.slow  # servers, subprocesses or many generated cases: the full suite, not the inner loop

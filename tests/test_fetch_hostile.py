@@ -11,8 +11,7 @@ from hostile import HostileWeb, brotli_bomb, gzip_bomb
 from hostile_net import RawServer, endless_headers, long_body, reset_mid_body, short_body
 
 from citecheck.config import FetchConfig
-from citecheck.fetch import Fetcher
-from citecheck.fetch.client import FetchResult
+from citecheck.fetch.client import Fetcher, FetchResult
 from citecheck.models import Outcome
 
 pytestmark = pytest.mark.slow  # servers, subprocesses or many generated cases: the full suite, not the inner loop

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from citecheck.config import FetchConfig
-from citecheck.fetch import Fetcher
 from citecheck.fetch.addresses import literal_ip
+from citecheck.fetch.client import Fetcher
 from citecheck.fetch.guard import Guard, _spelled
 from citecheck.fetch.hosts import Slots
 from citecheck.models import Outcome

@@ -14,11 +14,11 @@ from typing import Any
 from aiohttp import web
 from hostile_net import NatSockets, StubResolver
 
-from citecheck.audit import audit_inputs
+from citecheck._audit import audit_inputs
 from citecheck.config import build
 from citecheck.engine.registry import build_registry
 from citecheck.extract import Inputs, extract_document
-from citecheck.fetch import fetch_all
+from citecheck.fetch import Pages, fetch_all
 from citecheck.report.gate import exit_code
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -60,8 +60,8 @@ async def test_incident_memo_online(aiohttp_server: Any) -> None:
     resolver = StubResolver({name: [[PUBLIC]] for name in names})
     sockets = NatSockets({PUBLIC: server.port})
 
-    async def fetcher(urls: list[str], cfg: Any) -> Any:
-        return await fetch_all(urls, cfg, resolver=resolver, socket_factory=sockets)
+    async def fetcher(urls: list[str], cfg: Any, /, **kw: Any) -> Pages:
+        return await fetch_all(urls, cfg, resolver=resolver, socket_factory=sockets, **kw)
 
     config = build({"fetch": {"no-cache": True, "timeout": 10, "retries": 0}})
     inputs = Inputs(documents=[extract_document("incident.md", _local_copy())])

@@ -14,7 +14,7 @@ from hostile_net import ServerThread
 from keyedfakes import OPENALEX_KEY, S2_KEY, KeyedRegistries
 from registryfakes import Work
 
-from citecheck.audit import audit
+from citecheck import audit
 from citecheck.config import Config, build
 from citecheck.models import Finding
 

@@ -59,7 +59,7 @@ def _pooled(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
         used.append(self.pool is not None)
         real_close(self, wait)
 
-    monkeypatch.setattr(sys.modules["citecheck.audit"], "PARALLEL_MIN_PAGES", 1)
+    monkeypatch.setattr(sys.modules["citecheck._audit"], "PARALLEL_MIN_PAGES", 1)
     monkeypatch.setattr(pagestage.PageStage, "close", close)
     return used
 
@@ -276,12 +276,14 @@ def test_worker_count_follows_the_usable_cores(monkeypatch: pytest.MonkeyPatch) 
 
 def test_the_page_stage_does_not_import_the_http_stack() -> None:
     """Workers import the page stage and the parser: not aiohttp (~0.25 s each)."""
-    code = ("import sys, citecheck.audit, citecheck.stage.pages, citecheck.fetch.facts, citecheck.support.claims\n"
+    code = ("import sys, citecheck._audit, citecheck.stage.pages, citecheck.fetch.facts, citecheck.support.claims\n"
             "print('aiohttp' in sys.modules)\n"
-            "from citecheck.fetch import USER_AGENT, Fetcher, FetchResult, fetch_all\n"
+            "from citecheck.fetch import fetch_all\n"
+            "print('aiohttp' in sys.modules)\n"
+            "from citecheck.fetch.client import USER_AGENT, Fetcher, FetchResult\n"
             "print('aiohttp' in sys.modules, Fetcher.__name__, FetchResult.__name__, USER_AGENT.split('/')[0])\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
-    assert out.stdout.split() == ["False", "True", "Fetcher", "FetchResult", "citecheck"]
+    assert out.stdout.split() == ["False", "False", "True", "Fetcher", "FetchResult", "citecheck"]
 
 
 def _page_rule(rule_id: str, check: Any) -> Any:
@@ -372,7 +374,7 @@ def test_pages_a_lost_worker_did_not_judge_are_unchecked_and_unscored(served: An
 
     from citecheck.engine.registry import Registry, build_registry
     from citecheck.engine.rule import spec_from_module
-    from citecheck.report import render
+    from citecheck.report import ReportContext, render
     from citecheck.report.gate import exit_code
 
     builtin = build_registry()
@@ -392,5 +394,5 @@ def test_pages_a_lost_worker_did_not_judge_are_unchecked_and_unscored(served: An
     assert set(summary["memos"].values()) == {None}
     rules = {f.rule for f in report.findings}
     assert "E000" in rules and "M003" in rules  # findings made outside the lost batch are kept
-    text = render("text", report.findings, summary, registry=registry, report=report)
+    text = render("text", report.findings, summary, ReportContext(registry=registry, report=report))
     assert "no citation-truth score (41 page(s) not judged" in text

@@ -14,7 +14,7 @@ from hostile_net import ServerThread
 from registryfakes import Work
 from searchfakes import SearchingRegistries
 
-from citecheck.audit import audit
+from citecheck import audit
 from citecheck.config import Config, build
 from citecheck.extract import extract_document
 from citecheck.models import Finding

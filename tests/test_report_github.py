@@ -95,7 +95,7 @@ def test_auto_format_under_github_actions(tmp_path: Path, monkeypatch: pytest.Mo
 def test_offline_run_says_its_links_are_unchecked(tmp_path: Path) -> None:
     memo = tmp_path / "memo.md"
     memo.write_text("# M\n\nGrowth ([BLS](https://www.bls.gov/cpi/)).\n")
-    from citecheck.audit import audit
+    from citecheck import audit
 
     report = audit([str(memo)])
     payload = render("github", report.findings, report.summary)

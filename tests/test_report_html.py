@@ -8,13 +8,13 @@ import pytest
 from click.testing import CliRunner
 from test_report_html_sample import HOSTILE_TITLE, sample_report
 
-from citecheck.audit import Report
+from citecheck._audit import Report
 from citecheck.cli import main
 from citecheck.engine.registry import build_registry
 from citecheck.extract import Inputs
 from citecheck.extract.markdown import extract_markdown
 from citecheck.models import Finding, Link, LinkKind, Location, Severity
-from citecheck.report import render
+from citecheck.report import ReportContext, render
 from citecheck.report.html_markup import link_or_text, web_url
 from citecheck.report.html_script import csp_hash
 from citecheck.report.html_verdicts import VERDICTS
@@ -23,7 +23,7 @@ from citecheck.report.html_verdicts import VERDICTS
 @pytest.fixture(scope="module")
 def page() -> str:
     report, findings, summary = sample_report()
-    return render("html", findings, summary, registry=build_registry(), report=report)
+    return render("html", findings, summary, ReportContext(registry=build_registry(), report=report))
 
 
 def test_every_verdict_is_highlighted_with_icon_and_label(page: str) -> None:
@@ -65,7 +65,7 @@ def test_javascript_link_in_a_memo_is_not_rendered_as_a_link() -> None:
     doc = type(doc)(**{**doc.__dict__, "links": (*doc.links, bad)})
     finding = Finding("m.md", 3, 1, "U002", "bad-scheme", Severity.ERROR, "not a web URL", "javascript:alert(3)")
     report = Report([finding], inputs=Inputs(documents=[doc]))
-    page = render("html", [finding], report.summary, report=report)
+    page = render("html", [finding], report.summary, ReportContext(report=report))
     assert not re.search(r"href\s*=\s*\"\s*javascript", page, re.IGNORECASE)
     assert "javascript:alert(3)" in page
 
@@ -108,11 +108,11 @@ def test_every_finding_is_shown_where_it_occurs(page: str) -> None:
 
 
 def test_output_is_deterministic_and_has_no_clock() -> None:
-    first, second = (render("html", f, s, report=r) for r, f, s in (sample_report(), sample_report()))
+    first, second = (render("html", f, s, ReportContext(report=r)) for r, f, s in (sample_report(), sample_report()))
     assert first == second
     assert "Generated" not in first
     report, findings, summary = sample_report()
-    stamped = render("html", findings, summary, report=report, generated_at="2026-11-29T12:00:00Z")
+    stamped = render("html", findings, summary, ReportContext(report=report, generated_at="2026-11-29T12:00:00Z"))
     assert "Generated 2026-11-29T12:00:00Z." in stamped
 
 

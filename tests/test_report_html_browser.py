@@ -20,7 +20,7 @@ from browser import SharedBrowser, Tab, chromium_path
 from test_report_html_sample import sample_report
 from tools import artifacts_dir
 
-from citecheck.report import render
+from citecheck.report import ReportContext, render
 
 ARTIFACTS = artifacts_dir()
 pytestmark = [pytest.mark.browser,
@@ -73,8 +73,8 @@ def assert_clean(tab: Tab, own_url: str) -> None:
 @pytest.fixture(scope="module")
 def sample() -> Sample:
     report, findings, summary = sample_report()
-    page = render("html", findings, summary, report=report)
-    payload = json.loads(render("json", findings, summary, report=report))
+    page = render("html", findings, summary, ReportContext(report=report))
+    payload = json.loads(render("json", findings, summary, ReportContext(report=report)))
     return page, payload
 
 

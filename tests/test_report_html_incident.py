@@ -6,17 +6,19 @@ import asyncio
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from browser import Browser, chromium_path
 from tools import artifacts_dir
 
-from citecheck.audit import Report, audit_inputs
+from citecheck._audit import Report, audit_inputs
 from citecheck.config import FetchConfig, load_config
 from citecheck.engine.registry import build_registry
 from citecheck.extract import collect, load_corpus
+from citecheck.fetch import Pages
 from citecheck.models import Hop, Outcome, Page
-from citecheck.report import render
+from citecheck.report import ReportContext, render
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "memos"
 MEMO = FIXTURES / "bad_incident_memo.md"
@@ -27,13 +29,13 @@ ARTIFACTS = artifacts_dir()
 pytestmark = pytest.mark.skipif(not MEMO.exists(), reason="fixtures/memos/bad_incident_memo.md is not written yet")
 
 
-async def fake_fetch(urls: list[str], config: FetchConfig) -> dict[str, Page]:
+async def fake_fetch(urls: list[str], config: FetchConfig, /, **_: Any) -> Pages:
     """What an online run with --archive-check would learn about two of the memo's URLs."""
-    return {
+    return Pages({
         AWS: Page(AWS, Outcome.DEAD, 404, AWS, (Hop(AWS, 404),), title="Page not found | AWS", error="HTTP 404",
                   archived=False),
         TTNEWS: Page(TTNEWS, Outcome.DEAD, 404, TTNEWS, (Hop(TTNEWS, 404),), archived=True, snapshot_url=SNAPSHOT),
-    }
+    })
 
 
 def audited(online: bool, corpus: bool = False) -> tuple[Report, str]:
@@ -42,7 +44,7 @@ def audited(online: bool, corpus: bool = False) -> tuple[Report, str]:
     loaded = load_corpus(str(FIXTURES / "corpus.json")) if corpus else None
     report = asyncio.run(audit_inputs(inputs, config, registry, online=online, corpus=loaded,
                                       fetcher=fake_fetch if online else None))
-    page = render("html", report.findings, report.summary, registry=registry, report=report, corpus=loaded)
+    page = render("html", report.findings, report.summary, ReportContext(registry=registry, report=report, corpus=loaded))
     return report, page
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from reportkit import registry
 
-from citecheck.audit import Report
+from citecheck._audit import Report
 from citecheck.extract import Inputs
 from citecheck.extract.markdown import extract_markdown
 from citecheck.models import Document, Finding, Hop, Outcome, Page, Severity, Verdict

@@ -81,7 +81,7 @@ def test_schema_ships_inside_the_package() -> None:
 @given(st.lists(st.tuples(st.sampled_from(["a.md", "b.md", "é.md"]), st.integers(0, 3), st.integers(0, 3),
                           st.sampled_from(["U001", "H003", "M008", "E000"]), st.text(max_size=3)), max_size=30))
 def test_the_sort_key_is_the_findings_own_order(rows: list[tuple[str, int, int, str, str]]) -> None:
-    from citecheck.audit import finding_order
+    from citecheck._audit import finding_order
     from citecheck.models import Finding
 
     findings = [Finding(path, line, column, rule, "name", message=message) for path, line, column, rule, message in rows]

@@ -7,7 +7,7 @@ import pytest
 from lxml import etree
 from reportkit import BAD_MEMO, CLEAN_MEMO, HOSTILE, audit_files, finding, hostile_findings, render_report, summary_of
 
-from citecheck.report import render
+from citecheck.report import ReportContext, render
 from citecheck.report.junit import CLEAN_CASE, xml_text
 
 XSD = Path(__file__).resolve().parent.parent / "fixtures" / "schemas" / "junit.xsd"
@@ -68,7 +68,7 @@ def test_xml_text_replaces_only_what_xml_cannot_carry() -> None:
 def test_internal_error_is_an_error_and_suppressed_is_skipped(schema: etree.XMLSchema) -> None:
     crash = finding("E000", "internal-error", message="rule X001 (boom) crashed: KeyError: 'x'")
     silenced = finding(line=9, url="https://example.com/")
-    root = parse(render("junit", [crash], summary_of([crash]), suppressed=[silenced]), schema)
+    root = parse(render("junit", [crash], summary_of([crash]), ReportContext(suppressed=[silenced])), schema)
     kinds = [case[0].tag for case in root.iter("testcase")]
     assert kinds == ["error", "skipped"]
     assert [root.get(a) for a in ("tests", "failures", "errors", "skipped")] == ["2", "0", "1", "1"]

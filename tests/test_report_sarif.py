@@ -11,7 +11,7 @@ import jsonschema
 import pytest
 from reportkit import BAD_MEMO, CLEAN_MEMO, audit_files, hostile_findings, registry, render_report, summary_of
 
-from citecheck.report import render
+from citecheck.report import ReportContext, render
 
 SCHEMA_FILE = Path(__file__).resolve().parent.parent / "fixtures" / "schemas" / "sarif-schema-2.1.0.json"
 SUPPRESSING_MEMO = BAD_MEMO + "\n<!-- citecheck: disable=U001 reason=\"quoted\" -->\nhttps://example.org/quoted\n"
@@ -44,7 +44,7 @@ def test_audit_output_validates_against_the_official_schema(tmp_path: Path, vali
 def test_empty_and_hostile_outputs_are_valid_too(tmp_path: Path, validator: Any) -> None:
     assert_valid(validator, sarif_of(tmp_path, {"clean.md": CLEAN_MEMO}))
     findings = hostile_findings()
-    log = json.loads(render("sarif", findings, summary_of(findings), registry=registry()))
+    log = json.loads(render("sarif", findings, summary_of(findings), ReportContext(registry=registry())))
     assert_valid(validator, log)
     assert log["runs"][0]["results"][0]["message"]["text"] == findings[0].message
 

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from reportkit import BAD_MEMO, CLEAN_MEMO, audit_files, finding, hostile_findings, render_report, summary_of
 
-from citecheck.report import render
+from citecheck.report import ReportContext, render
 
 SUPPRESSING_MEMO = BAD_MEMO + "\n<!-- citecheck: disable=U001 reason=\"quoted\" -->\nhttps://example.org/quoted\n"
 
@@ -50,7 +50,7 @@ def test_suppressed_findings_listed_only_on_request(tmp_path: Path) -> None:
 
 def test_markup_and_terminal_escapes_in_messages_are_inert() -> None:
     findings = hostile_findings()
-    out = render("text", findings, summary_of(findings), color=True)
+    out = render("text", findings, summary_of(findings), ReportContext(color=True))
     assert "[/]" not in out
     assert "<b>&amp;" in out
     plain = render("text", findings, summary_of(findings))
@@ -61,8 +61,8 @@ def test_markup_and_terminal_escapes_in_messages_are_inert() -> None:
 
 def test_colour_only_when_asked() -> None:
     findings = [finding()]
-    assert "\x1b[" in render("text", findings, summary_of(findings), color=True)
-    assert "\x1b[" not in render("text", findings, summary_of(findings), color=False)
+    assert "\x1b[" in render("text", findings, summary_of(findings), ReportContext(color=True))
+    assert "\x1b[" not in render("text", findings, summary_of(findings), ReportContext(color=False))
 
 
 # -- memo text is printed as written ------------------------------------------------------------------------------
@@ -80,7 +80,7 @@ def test_memo_text_is_never_read_as_markup(text: str, color: bool) -> None:
     from citecheck.report.text import shown
 
     f = finding(message=text, url=f"https://x/{text}")
-    out = render("text", [f], summary_of([f]), color=color)
+    out = render("text", [f], summary_of([f]), ReportContext(color=color))
     plain = re.sub("\x1b\\[[0-9;]*m", "", out) if color else out
     assert plain.split("\n")[1] == f"       1:1  error   U001 {shown(text)} {shown(f.url)}  (placeholder-domain)"
 
@@ -89,14 +89,14 @@ def test_no_color_is_respected(monkeypatch: pytest.MonkeyPatch) -> None:
     """With colour asked for (a terminal), NO_COLOR drops the colours and keeps bold and dim."""
     findings = [finding()]
     monkeypatch.setenv("NO_COLOR", "1")
-    out = render("text", findings, summary_of(findings), color=True)
+    out = render("text", findings, summary_of(findings), ReportContext(color=True))
     assert "\x1b[1m" in out and "\x1b[1;31m" not in out and "\x1b[31m" not in out
     monkeypatch.delenv("NO_COLOR")
-    assert "\x1b[1;31m" in render("text", findings, summary_of(findings), color=True)
+    assert "\x1b[1;31m" in render("text", findings, summary_of(findings), ReportContext(color=True))
 
 
 def test_force_color_does_not_colour_a_pipe(monkeypatch: pytest.MonkeyPatch) -> None:
     findings = [finding()]
     monkeypatch.setenv("FORCE_COLOR", "1")
     monkeypatch.setenv("TTY_COMPATIBLE", "1")
-    assert "\x1b[" not in render("text", findings, summary_of(findings), color=False)
+    assert "\x1b[" not in render("text", findings, summary_of(findings), ReportContext(color=False))

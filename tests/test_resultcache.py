@@ -127,3 +127,14 @@ def test_the_rules_digest_reads_each_package_once(monkeypatch: Any) -> None:
     monkeypatch.setattr(resultcache, "_tree_digest", counted)
     assert resultcache.rules_digest(active) == expected and len(active) > 30
     assert len(reads) == 1
+
+
+def test_a_verbose_reaudit_served_from_it_says_so(served: Any, tmp_path: Path) -> None:
+    """Regression: `-v` on a served result once crashed (AttributeError: the stored result had no pages)."""
+    memo, cache = _memo(tmp_path, served.base), tmp_path / "c.sqlite"
+    _audit(memo, cache)
+    warm, _ = _audit(memo, cache, "-v")
+    assert warm["summary"]["from_result_cache"] is True
+    result = CliRunner().invoke(main, ["audit", str(memo), "--allow", "127.0.0.1", "--format", "json", "--cache",
+                                       str(cache), "--timeout", "5", "-v"])
+    assert "unchanged since a stored audit: its results are reused" in result.stderr

@@ -7,11 +7,12 @@ import asyncio
 from collections.abc import Mapping
 from typing import Any
 
-from citecheck.audit import Report, audit_inputs
+from citecheck._audit import Report, audit_inputs
 from citecheck.config import build
 from citecheck.engine.registry import build_registry
 from citecheck.engine.rootcause import fold_derived
 from citecheck.extract import Inputs, extract_document
+from citecheck.fetch import Pages
 from citecheck.models import Finding, Gate, Hop, Outcome, Page, Severity, Verdict
 
 DEEP = "https://news.acme-robotics.com/2023/revenue-growth-annual-report"
@@ -31,8 +32,8 @@ def _audit(memo: str, pages: Mapping[str, Page]) -> Report:
     inputs = Inputs()
     inputs.documents.append(extract_document("m.md", memo, "markdown"))
 
-    async def fetcher(urls: list[str], _config: Any) -> dict[str, Page]:
-        return {u: pages[u] for u in urls if u in pages}
+    async def fetcher(urls: list[str], _config: Any, /, **_: Any) -> Pages:
+        return Pages({u: pages[u] for u in urls if u in pages})
 
     return asyncio.run(audit_inputs(inputs, build({}), build_registry(), online=True, fetcher=fetcher))
 

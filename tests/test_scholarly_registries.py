@@ -13,7 +13,7 @@ import pytest
 from hostile_net import ServerThread
 from registryfakes import FakeRegistries, Work
 
-from citecheck.audit import audit
+from citecheck import audit
 from citecheck.config import Config, build
 from citecheck.errors import ConfigError
 from citecheck.models import Finding

@@ -63,7 +63,7 @@ def test_watermark_length_bound_agrees_with_rapidfuzz(a: str, b: str, cutoff: fl
 def test_an_offline_audit_never_prepares_the_page_or_corpus_rules(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """The page rules' ~400 patterns are compiled only when a page is judged; a deferred rule that
     does run after all prepares once and checks as usual."""
-    from citecheck.audit import audit
+    from citecheck import audit
     from citecheck.config import load_config
     from citecheck.engine.registry import build_registry
     from citecheck.engine.select import resolve

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from citecheck.audit import audit
+from citecheck import audit
 from citecheck.config import Config
 from citecheck.extract import load_corpus
 from citecheck.urltext.corpusindex import CorpusIndex

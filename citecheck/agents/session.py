@@ -113,7 +113,7 @@ class CorpusSession:
     async def verify(self, reference: str) -> ReferenceResult:
         """Judge a reference's DOIs, arXiv IDs and PubMed IDs through their registries (the online
         audit's reference rules, docs/scholarly.md); the reference is read as a line of a References list."""
-        from citecheck.audit import audit_inputs
+        from citecheck._audit import audit_inputs
         from citecheck.extract import build_inputs
         from citecheck.scholarly.references import references
 

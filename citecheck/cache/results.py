@@ -18,8 +18,9 @@ and it is only served while each cited page's facts are the very cache rows the 
 computed from (same fetch time), filed under the strict policy or this run's, and still fresh for
 their kind (answers `--max-age`, a corroborated NXDOMAIN one day). A page that was refetched,
 expired or never storable (a transient failure, an uncorroborated DNS failure) makes it a miss, and
-the audit runs in full. Results with a crashed rule, or of a run without network, are never stored. Used by the CLI for the formats that need only
-findings and the summary (text, json, sarif, github); html and junit reports run in full.
+the audit runs in full. Results with a crashed rule, or of a run without network, are never stored.
+`citecheck.audit()` uses it by default (`citecheck._api.Caches`), and the CLI for the formats that
+need only findings and the summary (text, json, sarif, github); html and junit reports run in full.
 """
 from __future__ import annotations
 
@@ -31,15 +32,19 @@ import sqlite3
 import sys
 import time
 from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from citecheck import __version__
-from citecheck.config import Config
-from citecheck.fetch.cache import NXDOMAIN_DAYS, policy_key
+from citecheck.config import Config, FetchConfig, default_cache_path
+from citecheck.fetch.cache import NXDOMAIN_DAYS, is_team_cache, policy_key
 from citecheck.fetch.cachefile import APPLICATION_ID, header_mark
 from citecheck.models import Finding
+
+if TYPE_CHECKING:
+    from citecheck._audit import Report
 
 KIND = "audit"
 DAY = 86400.0
@@ -132,35 +137,41 @@ def run_key(files: Iterable[tuple[str, str]], config: Config, corpus: bytes | No
     return digest.hexdigest()
 
 
+@dataclass(frozen=True)
 class Cached:
     """A stored audit: findings, suppressed findings and the summary, as the reporters need them."""
 
-    def __init__(self, findings: list[Finding], suppressed: list[Finding], summary: dict[str, Any]) -> None:
-        self.findings, self.suppressed, self._summary = findings, suppressed, summary
-        self.crashed = False
-        self.extra_summary: dict[str, Any] = {}
-
-    @property
-    def summary(self) -> dict[str, Any]:
-        return {**self._summary, **self.extra_summary}
+    findings: list[Finding]
+    suppressed: list[Finding]
+    summary: dict[str, Any]
 
 
 class ResultCache:
-    """`lookup()` a stored audit for these inputs, or `store(report, urls)` one.
+    """`lookup(key)` a stored audit for the inputs `run_key` digested, or `store(key, report, urls)` one,
+    in the SQLite fact cache at `path` (its `extras` table), for a run under the URL policy `policy`.
 
-    The lookup reads the cache file read-only and imports nothing of the fetch stack."""
+    The lookup reads the cache file read-only and imports nothing of the HTTP stack."""
 
-    def __init__(self, path: Path, key: str, max_age_days: float, policy: str = "") -> None:
-        self.path, self.key, self.max_age_days, self.policy = path, key, max_age_days, policy
+    def __init__(self, path: Path, max_age_days: float, policy: str = "") -> None:
+        self.path, self.max_age_days, self.policy = path, max_age_days, policy
 
-    def lookup(self) -> Cached | None:
+    @classmethod
+    def beside(cls, fetch: FetchConfig) -> ResultCache | None:
+        """The one in the fact cache `fetch` names (the default file without one); None when the run
+        has no cache (`--no-cache`) or a team cache (the whole-audit memo lives in SQLite only)."""
+        if not fetch.use_cache or is_team_cache(fetch.cache):
+            return None
+        return cls(Path(fetch.cache) if fetch.cache else default_cache_path(), fetch.max_age_days,
+                   policy_key(fetch.allow, fetch.allow_private))
+
+    def lookup(self, key: str) -> Cached | None:
         started = time.perf_counter()
         if not self.path.is_file() or header_mark(self.path)[1] != APPLICATION_ID:
             return None
         try:
             conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=5)
             try:
-                entry = self._entry(conn)
+                entry = self._entry(conn, key)
                 stored: dict[str, float] = entry["pages"] if entry else {}
                 now = _fetched_at(conn, list(stored)) if entry else {}
             finally:
@@ -191,12 +202,12 @@ class ResultCache:
         days = self.max_age_days if kind == "answer" else min(self.max_age_days, NXDOMAIN_DAYS)
         return fetched == when and policy in ("", self.policy) and fetched >= time.time() - days * DAY
 
-    def _entry(self, conn: sqlite3.Connection) -> dict[str, Any] | None:
-        row = conn.execute("SELECT data FROM extras WHERE kind = ? AND key = ?", [KIND, self.key]).fetchone()
+    def _entry(self, conn: sqlite3.Connection, key: str) -> dict[str, Any] | None:
+        row = conn.execute("SELECT data FROM extras WHERE kind = ? AND key = ?", [KIND, key]).fetchone()
         entry = json.loads(row[0]) if row else None
         return entry if isinstance(entry, dict) and isinstance(entry.get("pages"), dict) else None
 
-    def store(self, report: Any, urls: Iterable[str]) -> bool:
+    def store(self, key: str, report: Report, urls: Iterable[str]) -> bool:
         """Remember `report` (an audit of exactly these inputs) if every page it judged is a
         cache row; True when stored."""
         if report.crashed:
@@ -215,7 +226,7 @@ class ResultCache:
             if len(stamps) != len(targets) or not cache.writable:
                 return False  # some page is not a current fact (a transient failure): nothing to validate against
             summary = {k: v for k, v in report.summary.items() if k != "duration_s"}
-            cache.put_extra(KIND, self.key, {
+            cache.put_extra(KIND, key, {
                 "pages": stamps, "summary": json.loads(json.dumps(summary, default=str)),
                 "findings": [{**f.to_dict(), "gate": f.gate.value} for f in report.findings],
                 "suppressed": [{**f.to_dict(), "gate": f.gate.value} for f in report.suppressed]})

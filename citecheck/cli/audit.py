@@ -1,21 +1,23 @@
-"""`citecheck audit PATH...`: lint memos and corpora; exit 0 clean, 1 findings, 2 bad input or no network."""
+"""`citecheck audit PATH...`: lint memos and corpora; exit 0 clean, 1 findings, 2 bad input or no network.
+
+A thin client of `citecheck.audit()` (`citecheck._api`): options → configuration and caches → the
+library → a reporter → the exit code."""
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import Any
 
 import click
 
+from citecheck._api import Caches, audit
+from citecheck._audit import Report
 from citecheck._util.atomic import atomic_write, refuse_same_file
-from citecheck.audit import audit_inputs, judge
-from citecheck.cache.packs import PackCache
 from citecheck.cli.options import build_config, config_options, fetch_options
+from citecheck.config import Config
 from citecheck.config.urlpolicy import UrlExclusion, compile_exclusion, parse_statuses
-from citecheck.engine.registry import build_registry
 from citecheck.errors import InputError
-from citecheck.extract import DEFAULT_INCLUDE, build_inputs, load_corpus, read_inputs, sniff
-from citecheck.report import CHOICES, available, pick, render
+from citecheck.models import EXCLUDED_BY_CONFIG
+from citecheck.report import CHOICES, FORMATS, ReportContext, available, pick, render
 from citecheck.report.gate import exit_code
 
 
@@ -69,11 +71,34 @@ def command(paths: tuple[str, ...], offline: bool, fmt: str, fail_on: str | None
       citecheck audit memo.md --corpus sourced_corpus.json --select U,M
       citecheck audit memo.qmd --offline   # [@key] citations against its front-matter bibliography
     """
-    config = build_config(config_path, select, ignore, rule_dirs, **fetch).with_fetch(deadline=deadline)
-    config = config.with_overrides(fail_on=fail_on, include=include or None,
-                                   exclude=config.exclude + exclude if exclude else None,
-                                   inline_directives=False if no_inline_config else None,
-                                   bibliography=bibliographies or None)
+    config = _config(build_config(config_path, select, ignore, rule_dirs, **fetch), deadline, fail_on, include,
+                     exclude, no_inline_config, bibliographies, exclude_url, accept)
+    verbose, fmt = verbose and not quiet, pick(fmt, sys.stdout.isatty())
+    if fmt not in available():
+        raise click.UsageError(f"format {fmt!r} is not available in this build")
+    caches = Caches.default(config, results=not offline and FORMATS[fmt].replayable)
+    report = audit(paths, config, online=not offline, corpus=corpus_path, caches=caches, archive_check=archive_check,
+                   baseline=baseline_path, respect_ignore=not no_ignore, progress=fmt in ("text", "html") and not quiet)
+    refuse_same_file([("-o", output)], [*report.files, corpus_path, baseline_path, config_path, *bibliographies])
+    if verbose:
+        _say_fetch(report)
+    payload = render(fmt, report.findings, report.summary, ReportContext(
+        report, report.registry, report.corpus, report.suppressed if report_suppressions else None,
+        color=output is None and sys.stdout.isatty(), quiet=quiet))
+    _emit(payload, output)
+    _say_after(report, config, verbose, quiet)
+    if report.outage is not None:  # DESIGN.md "Verdicts and evidence": no verdicts, no score, nothing stored
+        sys.exit(2)
+    sys.exit(_score_gate(exit_code(report.findings, config.fail_on, report.crashed), report.summary, min_score))
+
+
+def _config(config: Config, deadline: float | None, fail_on: str | None, include: tuple[str, ...],
+            exclude: tuple[str, ...], no_inline_config: bool, bibliographies: tuple[str, ...],
+            exclude_url: tuple[str, ...], accept: tuple[str, ...]) -> Config:
+    """The configuration with the command line's overrides."""
+    config = config.with_fetch(deadline=deadline).with_overrides(
+        fail_on=fail_on, include=include or None, exclude=config.exclude + exclude if exclude else None,
+        inline_directives=False if no_inline_config else None, bibliography=bibliographies or None)
     if exclude_url:
         def bad(why: str) -> click.BadParameter:
             return click.BadParameter(why, param_hint="--exclude-url")
@@ -84,72 +109,44 @@ def command(paths: tuple[str, ...], offline: bool, fmt: str, fail_on: str | None
         codes = tuple(c.strip() for item in accept for c in item.split(",") if c.strip())
         parse_statuses(codes, lambda why: click.BadParameter(why, param_hint="--accept"))
         config = config.with_fetch(accept=config.fetch.accept + codes)
-    verbose = verbose and not quiet
-    fmt = pick(fmt, sys.stdout.isatty())
-    if fmt not in available():
-        raise click.UsageError(f"format {fmt!r} is not available in this build")
-    registry = build_registry(config.packs, PackCache.default())
-    corpus = load_corpus(corpus_path, config.max_file_size) if corpus_path else None
-    read = read_inputs(paths, config.include or DEFAULT_INCLUDE, config.exclude, config.max_file_size,
-                       respect_ignore=not no_ignore)
-    files = read.files
-    refuse_same_file([("-o", output)], [path for path, _ in files] + [corpus_path, baseline_path, config_path,
-                                                                      *bibliographies])
-    uncached = offline or archive_check or bool(read.problems)
-    results = None if uncached else _result_cache(config, registry, fmt, files, corpus_path)
-    report: Any = results.lookup() if results is not None else None
-    if report is not None and verbose:
+    return config
+
+
+def _emit(payload: str, output: str | None) -> None:
+    """The report on stdout, or written atomically to `output`."""
+    if not output:
+        click.echo(payload, nl=False)
+        return
+    try:
+        atomic_write(output, payload)
+    except OSError as err:
+        raise InputError(f"{output}: cannot write the report: {err.strerror or err}") from None
+
+
+def _say_fetch(report: Report) -> None:
+    """--verbose: where the pages came from (a stored audit, or per-host statistics)."""
+    if report.replayed is not None:
         click.echo(f"citecheck: inputs, configuration and the {report.summary.get('fetched', 0)} cited pages are "
                    "unchanged since a stored audit: its results are reused (--no-cache audits afresh)", err=True)
-    if report is None:
-        inputs = build_inputs(files, read.problems, alone=read.alone)
-        if offline:
-            report = judge(inputs, config, registry, corpus=corpus)
-        else:
-            from citecheck._util import aio
+    elif report.online:
+        from citecheck.fetch.progress import stats_lines
 
-            report = aio.run(audit_inputs(inputs, config, registry, online=True, corpus=corpus,
-                                          archive_check=archive_check,
-                                          fetcher=_fetcher(fmt in ("text", "html") and not quiet, verbose)))
-            # registry facts have lifetimes of their own (docs/scholarly.md): such a run is never memoised whole
-            if results is not None and report.outage is None and report.lookups is None:
-                results.store(report, report.pages)
-    if baseline_path:
-        from citecheck.report.baseline import filter_new, load_baseline
+        for line in stats_lines(report.host_stats, report.from_cache):
+            click.echo(line, err=True)
 
-        texts = dict(files)
-        report.findings, hidden = filter_new(report.findings, texts, load_baseline(baseline_path))
-        report.extra_summary["baselined"] = hidden
-    payload = render(fmt, report.findings, report.summary, registry=registry, report=report, corpus=corpus,
-                     color=output is None and sys.stdout.isatty(), quiet=quiet,
-                     suppressed=report.suppressed if report_suppressions else None)
-    if output:
-        try:
-            atomic_write(output, payload)
-        except OSError as err:
-            raise InputError(f"{output}: cannot write the report: {err.strerror or err}") from None
-    else:
-        click.echo(payload, nl=False)
+
+def _say_after(report: Report, config: Config, verbose: bool, quiet: bool) -> None:
+    """The lines on stderr after the report: excluded URLs (--verbose), the archive's silence, the outage."""
     if verbose:
-        _say_excluded(report, config)
-    if getattr(report, "archive_line", "") and not quiet:
+        for url, page in report.pages.items():
+            rule = config.excluded(url) if page.error == EXCLUDED_BY_CONFIG else None
+            if rule is not None:
+                click.echo(f"citecheck: not fetched, excluded by config ({rule.reason}; /{rule.pattern}/): {url}",
+                           err=True)
+    if report.archive_line and not quiet:
         click.echo(report.archive_line, err=True)
-    outage = getattr(report, "outage", None)
-    if outage is not None:  # DESIGN.md "Verdicts and evidence": no verdicts, no score, nothing stored
-        click.echo(outage.line(), err=True)
-        sys.exit(2)
-    code = exit_code(report.findings, config.fail_on, report.crashed)
-    sys.exit(_score_gate(code, report.summary, min_score))
-
-
-def _say_excluded(report: Any, config: Any) -> None:
-    """--verbose: each URL `exclude-urls` / `--exclude-url` kept from the fetch, with its reason."""
-    from citecheck.audit import EXCLUDED_BY_CONFIG
-
-    for url, page in report.pages.items():
-        rule = config.excluded(url) if page.error == EXCLUDED_BY_CONFIG else None
-        if rule is not None:
-            click.echo(f"citecheck: not fetched, excluded by config ({rule.reason}; /{rule.pattern}/): {url}", err=True)
+    if report.outage is not None:
+        click.echo(report.outage.line(), err=True)
 
 
 def _score_gate(code: int, summary: dict[str, Any], min_score: float | None) -> int:
@@ -164,56 +161,3 @@ def _score_gate(code: int, summary: dict[str, Any], min_score: float | None) -> 
         click.echo(f"citecheck: citation-truth score {score} is below --min-score {min_score}", err=True)
         return 1
     return code
-
-
-def _result_cache(config: Any, registry: Any, fmt: str, files: list[tuple[str, str]], corpus_path: str | None) -> Any:
-    """The stored-results cache for this run (see citecheck.cache.results), when it can apply: an online
-    audit of memos (no corpus files among the inputs) with the fetch cache on, in a format made of
-    findings and summary only."""
-    from citecheck.cache.results import ResultCache, run_key
-    from citecheck.config import default_cache_path
-    from citecheck.fetch.cache import is_team_cache, policy_key
-    from citecheck.report import FORMATS
-
-    if is_team_cache(config.fetch.cache):
-        return None  # the whole-audit result memo lives in a SQLite cache only (docs/team-cache.md)
-    if not (fmt in FORMATS and FORMATS[fmt].replayable) or not config.fetch.use_cache or any(
-            sniff(p, t) not in ("markdown", "html", "text") for p, t in files):
-        return None
-    if config.bibliography or any(_names_bibliography(t) for _, t in files):
-        return None  # the findings depend on bibliography files the key does not cover
-    try:
-        corpus_bytes = Path(corpus_path).read_bytes() if corpus_path else None
-    except OSError:
-        return None  # load_corpus reported it already
-    from citecheck.engine.select import resolve
-
-    path = Path(config.fetch.cache) if config.fetch.cache else default_cache_path()
-    # the key needs each rule's ID, severity and options, not what its prepare makes of them
-    key = run_key(files, config, corpus_bytes, resolve(registry, config, defer=("url", "page", "memo", "corpus", "engine")))
-    return ResultCache(path, key, config.fetch.max_age_days,
-                       policy_key(config.fetch.allow, config.fetch.allow_private))
-
-
-def _names_bibliography(text: str) -> bool:
-    """Whether a memo's front matter may name a bibliography (a cheap test: the run is not cached)."""
-    head = text[:20000]
-    return head.startswith("---") and ("bibliography:" in head or "references:" in head)
-
-
-def _fetcher(progress: bool, verbose: bool) -> Any:
-    """fetch_all with a progress bar (people's formats, TTY stderr only) and `--verbose` host stats."""
-    from citecheck.fetch import fetch_all
-    from citecheck.fetch.progress import stats_lines
-
-    async def run(urls: list[str], fetch_config: Any, on_page: Any = None, defer_parse: bool = False,
-                  cache: Any = None) -> Any:
-        pages = await fetch_all(urls, fetch_config, progress=progress, on_page=on_page, defer_parse=defer_parse,
-                                cache=cache)
-        if verbose:
-            for line in stats_lines(pages.stats, pages.cached):
-                click.echo(line, err=True)
-        return pages
-
-    run.streams_pages = True  # type: ignore[attr-defined]  # audit_inputs may pass on_page, defer_parse and cache
-    return run

@@ -5,9 +5,9 @@ from typing import Any
 
 import click
 
+from citecheck._audit import audit_inputs
 from citecheck._util import aio
 from citecheck._util.atomic import refuse_same_file
-from citecheck.audit import audit_inputs
 from citecheck.cache.packs import PackCache
 from citecheck.cli.options import build_config, config_options, fetch_options
 from citecheck.engine.registry import build_registry

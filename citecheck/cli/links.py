@@ -6,7 +6,7 @@ import json
 
 import click
 
-from citecheck.audit import CITEABLE_SCHEMES
+from citecheck._audit import CITEABLE_SCHEMES
 from citecheck.cli.options import build_config, config_options
 from citecheck.config import Config
 from citecheck.config.urlpolicy import UrlExclusion, compile_exclusion

@@ -7,8 +7,8 @@ import time
 
 import click
 
+from citecheck._audit import Report
 from citecheck._util.atomic import refuse_same_file
-from citecheck.audit import Report
 from citecheck.cache.packs import PackCache
 from citecheck.cli.options import build_config, config_options
 from citecheck.cli.prompt import build_prompt, prompt_options, save
@@ -17,7 +17,7 @@ from citecheck.errors import InputError
 from citecheck.extract import Inputs, load_corpus, read_text
 from citecheck.extract.bibliography import load_bibliographies
 from citecheck.models import Corpus
-from citecheck.report import CHOICES, available, pick, render
+from citecheck.report import CHOICES, ReportContext, available, pick, render
 from citecheck.report.gate import exit_code
 from citecheck.write.gate import WriteResult, write
 from citecheck.write.llm import generate, llm_settings
@@ -104,8 +104,8 @@ def command(draft: str | None, corpus_path: str | None, bibliographies: tuple[st
     else:
         save(output, result.text)
     report = _report(result, corpus, output, hybrid, strict, time.perf_counter() - started)
-    payload = render(fmt, report.findings, report.summary, registry=registry, report=report,
-                     color=report_path is None and (sys.stderr if to_stdout else sys.stdout).isatty())
+    payload = render(fmt, report.findings, report.summary, ReportContext(
+        report, registry, color=report_path is None and (sys.stderr if to_stdout else sys.stdout).isatty()))
     if report_path:
         save(report_path, payload)
     else:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from citecheck.audit import CITEABLE_SCHEMES
+from citecheck._audit import CITEABLE_SCHEMES
 from citecheck.engine.run import Engine
 from citecheck.extract import DEFAULT_INCLUDE, collect
 from citecheck.extract.walk import GENERATED_MARK, refuse_unreadable

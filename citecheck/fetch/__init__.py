@@ -1,4 +1,5 @@
-"""Fetching: guarded, bounded, polite GETs and their facts as Pages (`fetch_all`, `Fetcher`).
+"""Fetching: guarded, bounded, polite GETs and their facts as Pages (`fetch_all`; the HTTP client,
+`Fetcher`, is `citecheck.fetch.client`'s).
 
 Page.chain lists every response of the walk in order, redirects first and the final answer last
 (`Hop(url, status, location)`); a refused hop ends the chain at the redirect that pointed to it.
@@ -7,47 +8,36 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Protocol
 
 from citecheck.config import FetchConfig
 from citecheck.errors import InputError
 from citecheck.models import Page
 
 if TYPE_CHECKING:
-    from citecheck.fetch.cache import Cache, FactCache
-    from citecheck.fetch.client import USER_AGENT, Fetcher, FetchResult
+    from citecheck.fetch.cache import FactCache
     from citecheck.fetch.hosts import HostStats
     from citecheck.fetch.outage import Outage
 
-__all__ = ["USER_AGENT", "Cache", "FetchResult", "Fetcher", "Pages", "fetch_all"]
+# The HTTP client (`citecheck.fetch.client.Fetcher`; aiohttp: ~0.25 s of imports) and the cache
+# (`citecheck.fetch.cache`) are imported from their own modules where they are used: a process that
+# only parses pages (`citecheck.fetch.facts`, the audit's page workers), runs `--no-cache` or finds
+# every page in the cache (`fetch.opener`) never imports what it does not use.
+__all__ = ["PageFetcher", "Pages", "fetch_all", "open_cache"]
 
-
-def __getattr__(name: str) -> Any:
-    # The HTTP stack (aiohttp: ~0.25 s of imports) loads with the first request or the first use
-    # of the client's names, and the cache module only when a run uses it: a process that only
-    # parses pages (`citecheck.fetch.facts`, the audit's page workers), runs `--no-cache` or finds
-    # every page in the cache (`fetch.opener`) never imports what it does not use.
-    if name == "Cache":
-        from citecheck.fetch.cache import Cache
-
-        return Cache
-    if name in ("USER_AGENT", "Fetcher", "FetchResult"):
-        from citecheck.fetch import client
-
-        return getattr(client, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 FLUSH_EVERY = 200
 CACHE_CHUNK = 500
 
 
 class Pages(dict[str, Page]):
-    """What `fetch_all` returns: URL → Page, plus bodies (with keep_bodies), per-host stats, how
-    many distinct URLs came from the cache and how many were fetched, and the run's `outage`
-    (None while the network answered; see `citecheck.fetch.outage`)."""
+    """The fetch outcome, what `fetch_all` returns: URL → Page, plus bodies (with keep_bodies),
+    per-host stats, how many distinct URLs came from the cache and how many were fetched, and the
+    run's `outage` (None while the network answered; see `citecheck.fetch.outage`). `Pages(mapping)`
+    makes one of given pages (a stand-in fetcher's)."""
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, pages: Mapping[str, Page] | None = None) -> None:
+        super().__init__(pages or {})
         self.bodies: dict[str, bytes] = {}
         self.stats: dict[str, HostStats] = {}
         self.cached = 0
@@ -57,6 +47,17 @@ class Pages(dict[str, Page]):
     def __repr__(self) -> str:
         # Cheap on purpose: Python 3.11's asyncio.run formats the main task's result on the way out.
         return f"<Pages: {len(self)} URLs, {self.cached} from the cache>"
+
+
+class PageFetcher(Protocol):
+    """How an audit fetches its pages; `fetch_all` is the one it uses unless given another (a test's
+    stand-in, an agent's own fetcher). `on_page(url, page)` — with `defer_parse`, `on_page(url, page,
+    raw)` — takes each page as it is known; a fetcher that never calls it is fine (the audit takes the
+    pages it returns). `cache`: the fact cache the run shares with its page stage (None: none)."""
+
+    async def __call__(self, urls: list[str], config: FetchConfig, /, *,
+                       on_page: Callable[..., Page | None] | None = None, defer_parse: bool = False,
+                       cache: FactCache | None = None) -> Pages: ...
 
 
 async def fetch_all(urls: list[str], config: FetchConfig, *, progress: bool = False, resolver: Any = None,

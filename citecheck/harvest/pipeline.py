@@ -83,7 +83,7 @@ async def harvest_async(outline: Outline | str | Path | None = None, *, provider
     cache = _open_cache(config)
     stage = PageStage(engine, workers=worker_count() if extract_workers is None else extract_workers)
     extractor = Extractor(cache, stage)
-    from citecheck.fetch import Fetcher
+    from citecheck.fetch.client import Fetcher
 
     built: dict[str, Any] = {}
     try:

@@ -1,6 +1,6 @@
 """The reference stage of an online audit (docs/scholarly.md): each document's scholarly references,
 their registries' answers (each identifier asked once, through the fact cache), the outage over page
-and registry requests together, and the summary. `citecheck.audit` calls it; the rules are R001-R004."""
+and registry requests together, and the summary. `citecheck._audit` calls it; the rules are R001-R004."""
 from __future__ import annotations
 
 from collections import Counter
@@ -11,6 +11,10 @@ if TYPE_CHECKING:
     from citecheck.config import Config
     from citecheck.engine.run import Engine
     from citecheck.extract import Inputs
+    from citecheck.fetch import Pages
+    from citecheck.fetch.cache import FactCache
+    from citecheck.fetch.outage import Outage
+    from citecheck.registries.lookup import Lookups
 
 
 def scholarly_references(inputs: Inputs, config: Config, engine: Engine, bibs: Any = None) -> dict[str, tuple[Any, ...]]:
@@ -27,7 +31,7 @@ def scholarly_references(inputs: Inputs, config: Config, engine: Engine, bibs: A
     return out
 
 
-async def lookup(identifiers: list[Any], config: Config, registries: Any, cache: Any) -> Any:
+async def lookup(identifiers: list[Any], config: Config, registries: Any, cache: FactCache | None) -> Lookups | None:
     """The registries' answers for the run's identifiers (each asked once)."""
     if not identifiers:
         return None  # nothing to ask: the registry stack is never loaded
@@ -43,17 +47,17 @@ async def lookup(identifiers: list[Any], config: Config, registries: Any, cache:
             own.close()
 
 
-def run_outage(pages: Any, lookups: Any) -> Any:
+def run_outage(pages: Pages, lookups: Lookups | None) -> Outage | None:
     """The run's outage (`fetch.outage.Outage`) over page fetches and registry requests together:
     none while some outside host, page or registry, answered."""
     from citecheck.fetch.outage import assess
 
-    replies = getattr(lookups, "replies", [])
-    page_outage = getattr(pages, "outage", None)
-    if not replies:
+    replies = lookups.replies if lookups is not None else []
+    page_outage = pages.outage
+    if lookups is None or not replies:
         return page_outage
     registry_outage = assess([reply.as_page() for reply in replies], lookups.connected)
-    pages_tried = bool(getattr(pages, "fetched", 0))
+    pages_tried = bool(pages.fetched)
     if registry_outage is not None and (page_outage is not None or not pages_tried):
         hosts = registry_outage.hosts + (page_outage.hosts if page_outage is not None else 0)
         failed = registry_outage.failed + (page_outage.failed if page_outage is not None else 0)
@@ -61,8 +65,8 @@ def run_outage(pages: Any, lookups: Any) -> Any:
     return None
 
 
-def store_facts(lookups: Any, config: Config, cache: Any) -> None:
-    if not getattr(lookups, "facts", None) or not config.fetch.use_cache:
+def store_facts(lookups: Lookups | None, config: Config, cache: FactCache | None) -> None:
+    if lookups is None or not lookups.facts or not config.fetch.use_cache:
         return
     from citecheck.registries.lookup import store
 
@@ -74,7 +78,7 @@ def store_facts(lookups: Any, config: Config, cache: Any) -> None:
             own.close()
 
 
-def cited(refs: Iterable[Any], lookups: Any) -> list[Any]:
+def cited(refs: Iterable[Any], lookups: Lookups | None) -> list[Any]:
     """The references a registry answered for, as reference-stage subjects."""
     from citecheck.engine.run import Cited
 
@@ -86,7 +90,7 @@ def cited(refs: Iterable[Any], lookups: Any) -> list[Any]:
     return out
 
 
-def summary(references: Mapping[str, tuple[Any, ...]], lookups: Any) -> dict[str, Any]:
+def summary(references: Mapping[str, tuple[Any, ...]], lookups: Lookups) -> dict[str, Any]:
     """How many references, identifiers, and what the registries said (for the summary)."""
     idents = {ref.identifier.key: ref.identifier for found in references.values() for ref in found}
     statuses = Counter(lookup.status.value for key in idents if (lookup := lookups.found.get(key)) is not None)

@@ -12,7 +12,7 @@ from typing import Any
 
 from citecheck.errors import UsageError
 from citecheck.models import Finding
-from citecheck.report.base import Reporter
+from citecheck.report.base import ReportContext, Reporter
 
 
 @dataclass(frozen=True)
@@ -53,17 +53,18 @@ def pick(fmt: str, stream_is_tty: bool) -> str:
     return "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
 
 
-def reporter_for(fmt: str, **context: Any) -> Reporter:
+def reporter_for(fmt: str, context: ReportContext | None = None) -> Reporter:
     spec = FORMATS.get(fmt)
     if spec is None or fmt not in available():
         raise UsageError(f"unknown format {fmt!r} (one of {', '.join(available())})")
     module, cls = spec.reporter.split(":")
-    return getattr(importlib.import_module(module), cls)(io.StringIO(), **context)
+    reporter: Reporter = getattr(importlib.import_module(module), cls)(io.StringIO(), context)
+    return reporter
 
 
-def render(fmt: str, findings: Iterable[Finding], summary: dict[str, Any], **context: Any) -> str:
+def render(fmt: str, findings: Iterable[Finding], summary: dict[str, Any], context: ReportContext | None = None) -> str:
     """Drive a reporter over findings and return its payload."""
-    rep = reporter_for(fmt, **context)
+    rep = reporter_for(fmt, context)
     rep.start()
     for f in findings:
         rep.finding(f)
@@ -72,4 +73,4 @@ def render(fmt: str, findings: Iterable[Finding], summary: dict[str, Any], **con
     return rep.out.getvalue()  # type: ignore[attr-defined]
 
 
-__all__ = ["Reporter", "available", "pick", "render", "sys"]
+__all__ = ["ReportContext", "Reporter", "available", "pick", "render", "sys"]

@@ -1,10 +1,37 @@
-"""The reporter interface: start, finding (once per finding), summary, close → the payload."""
+"""The reporter interface: start, finding (once per finding), summary, close → the payload; and
+`ReportContext`, what a reporter may read besides the findings and the summary."""
 from __future__ import annotations
 
 import io
-from typing import Any, TextIO
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TextIO
 
-from citecheck.models import Finding
+from citecheck.models import Corpus, Finding
+
+if TYPE_CHECKING:
+    from citecheck._audit import Report
+    from citecheck.engine.registry import Registry
+
+
+@dataclass(frozen=True)
+class ReportContext:
+    """Everything optional: `report` the audit (its documents and pages: html, junit, sarif),
+    `registry` the rules (names, summaries: sarif, html), `corpus` to resolve `[src-NNN]` (html),
+    `suppressed` the findings silenced inline (None: not listed; json then has no such key),
+    `color` and `width` (text on a terminal), `quiet` (text: findings only), `title` and
+    `generated_at` (html), `version` (sarif's tool version; default citecheck's)."""
+
+    report: Report | None = None
+    registry: Registry | None = None
+    corpus: Corpus | None = None
+    suppressed: Sequence[Finding] | None = None
+    color: bool = False
+    width: int = 0
+    quiet: bool = False
+    title: str = ""
+    generated_at: str = ""
+    version: str = ""
 
 
 class Reporter:
@@ -13,9 +40,9 @@ class Reporter:
 
     name = ""
 
-    def __init__(self, out: TextIO | None = None, **context: Any) -> None:
+    def __init__(self, out: TextIO | None = None, context: ReportContext | None = None) -> None:
         self.out = out or io.StringIO()
-        self.context = context
+        self.context = context or ReportContext()
         self.items: list[Finding] = []
         self.summ: dict[str, Any] = {}
 

@@ -6,14 +6,14 @@ and citation highlighted by verdict and an evidence panel under its line. Inline
 only, pinned by a Content-Security-Policy; the output is a pure function of its input (no clock,
 no randomness), so the same audit renders to the same bytes.
 
-Context the reporter reads (all optional): `report` (an `audit.Report`: documents and pages),
-`registry` (rule names and summaries), `suppressed` (findings silenced inline), `corpus` (to
-resolve `[src-NNN]` citations), `title`, and `generated_at` (shown only when given).
+Context the reporter reads (`ReportContext`, all optional): `report` (an audit's `Report`: documents
+and pages), `registry` (rule names and summaries), `suppressed` (findings silenced inline), `corpus`
+(to resolve `[src-NNN]` citations), `title`, and `generated_at` (shown only when given).
 """
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from citecheck.models import Corpus, Finding
 from citecheck.report.base import Reporter
@@ -24,19 +24,23 @@ from citecheck.report.html_source import render_memo
 from citecheck.report.html_summary import render_summary
 from citecheck.report.html_table import render_findings
 
+if TYPE_CHECKING:
+    from citecheck._audit import Report
+    from citecheck.engine.registry import Registry
+
 
 class HtmlReporter(Reporter):
     name = "html"
 
     def close(self) -> None:
         ctx = self.context
-        self.out.write(render_audit(self.items, self.summ, report=ctx.get("report"), registry=ctx.get("registry"),
-                                    suppressed=ctx.get("suppressed"), corpus=ctx.get("corpus"),
-                                    title=str(ctx.get("title") or ""), generated_at=str(ctx.get("generated_at") or "")))
+        self.out.write(render_audit(self.items, self.summ, report=ctx.report, registry=ctx.registry,
+                                    suppressed=ctx.suppressed, corpus=ctx.corpus, title=ctx.title,
+                                    generated_at=ctx.generated_at))
 
 
-def render_audit(findings: Iterable[Finding], summary: Mapping[str, Any], *, report: Any = None,
-                 registry: Any = None, suppressed: Iterable[Finding] | None = None, corpus: Corpus | None = None,
+def render_audit(findings: Iterable[Finding], summary: Mapping[str, Any], *, report: Report | None = None,
+                 registry: Registry | None = None, suppressed: Iterable[Finding] | None = None, corpus: Corpus | None = None,
                  title: str = "", generated_at: str = "") -> str:
     """The whole review page for an audit, as a string."""
     view = build_view(findings, summary, report, corpus)

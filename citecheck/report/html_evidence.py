@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING
 
 from citecheck.models import Finding, Page, Verdict
 from citecheck.report.html_cites import Cite
 from citecheck.report.html_markup import esc, icon, link_or_text, web_url
 from citecheck.report.html_verdicts import BY_KEY, VERDICTS
 from citecheck.urls import host_of
+
+if TYPE_CHECKING:
+    from citecheck.engine.registry import Registry
 
 _SOURCE_ID = re.compile(r"src-\d{3,}", re.IGNORECASE)
 
@@ -34,13 +37,13 @@ def severity(sev: str) -> str:
     return f'<span class="sev sev-{esc(sev)}">{icon(sev)}<span class="lbl">{esc(sev)}</span></span>'
 
 
-def rule_code(f: Finding, registry: Any = None) -> str:
+def rule_code(f: Finding, registry: Registry | None = None) -> str:
     spec = registry.get(f.rule) if registry is not None else None
     hint = f' title="{esc(spec.summary)}"' if spec is not None and spec.summary else ""
     return f'<code class="rule"{hint}>{esc(f.rule)}</code> <span class="slug">{esc(f.name)}</span>'
 
 
-def finding_item(f: Finding, registry: Any = None) -> str:
+def finding_item(f: Finding, registry: Registry | None = None) -> str:
     """One finding as a list item: severity, rule, message, evidence (labelled as its rule's `EVIDENCE`
     says), suggested fix."""
     spec = registry.get(f.rule) if registry is not None else None
@@ -70,7 +73,7 @@ def _fix(fix: str) -> str:
     return f'<p class="fix"><span class="k">Suggested fix:</span> {shown}</p>'
 
 
-def panel(cite: Cite, registry: Any = None) -> str:
+def panel(cite: Cite, registry: Registry | None = None) -> str:
     """The body of a cite's <details>: verdict, facts, findings."""
     v = BY_KEY[cite.verdict]
     why = f' ({esc(", ".join(cite.reasons))})' if cite.reasons else ""

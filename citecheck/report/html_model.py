@@ -10,11 +10,14 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from citecheck.models import EXCLUDED_BY_CONFIG, Corpus, Document, Finding, Outcome, Page
 from citecheck.report.html_cites import SENTENCE_SPAN, Cite, cites_of, owner, settle
 from citecheck.report.html_verdicts import BY_KEY
+
+if TYPE_CHECKING:
+    from citecheck._audit import Report
 
 NO_SECTION = "(no section)"  # the name the citation-truth score gives text before any heading
 
@@ -73,7 +76,7 @@ class ReportView:
         return self.targets.get(id(f), "")
 
 
-def build_view(findings: Iterable[Finding], summary: Mapping[str, Any], report: Any = None,
+def build_view(findings: Iterable[Finding], summary: Mapping[str, Any], report: Report | None = None,
                corpus: Corpus | None = None) -> ReportView:
     """Assemble the view; `report` is an `audit.Report` (or None: findings and summary only)."""
     findings = list(findings)

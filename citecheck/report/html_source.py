@@ -9,7 +9,7 @@ HTML and text memos, and nothing in the memo is ever interpreted as markup.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING
 
 from citecheck.models import Finding
 from citecheck.report.html_cites import Cite
@@ -18,10 +18,13 @@ from citecheck.report.html_markup import esc, score_bar
 from citecheck.report.html_model import MemoView
 from citecheck.report.html_verdicts import BY_KEY
 
+if TYPE_CHECKING:
+    from citecheck.engine.registry import Registry
+
 _SEV_RANK = {"error": 3, "warning": 2, "info": 1}
 
 
-def render_memo(memo: MemoView, registry: Any = None) -> str:
+def render_memo(memo: MemoView, registry: Registry | None = None) -> str:
     """A <section> with the memo's header, file-level findings and its numbered source lines."""
     lines = [line.removesuffix("\r") for line in memo.doc.text.split("\n")]
     if len(lines) > 1 and lines[-1] == "":
@@ -50,7 +53,7 @@ def _meta(memo: MemoView) -> str:
     return f'<div class="memo-meta">{score}<p>{facts}</p>{chips(counts)}</div>'
 
 
-def _file_findings(memo: MemoView, registry: Any) -> str:
+def _file_findings(memo: MemoView, registry: Registry | None) -> str:
     if not memo.file_findings:
         return ""
     items = "".join(finding_item(f, registry) for f in memo.file_findings)
@@ -72,7 +75,7 @@ def _line_kind(text: str, fmt: str, fenced: bool) -> tuple[str, bool]:
 
 
 def _row(memo: MemoView, n: int, text: str, kind: str, cites: list[Cite], found: list[Finding],
-         registry: Any) -> str:
+         registry: Registry | None) -> str:
     worst = max((_SEV_RANK[f.severity.value] for c in cites for f in c.findings), default=0)
     worst = max([worst, *(_SEV_RANK[f.severity.value] for f in found)])
     mark = {3: " p-error", 2: " p-warning", 1: " p-info"}.get(worst, "")
@@ -115,7 +118,7 @@ def _mark(cite: Cite, shown: str) -> str:
             f'{badge(v.key)}<span class="u">{esc(shown)}</span></a>')
 
 
-def _cite_details(cite: Cite, registry: Any) -> str:
+def _cite_details(cite: Cite, registry: Registry | None) -> str:
     first = cite.findings[0] if cite.findings else None
     gist = f'<span class="gist"><code>{esc(first.rule)}</code> {esc(first.message)}</span>' if first else ""
     more = f' <span class="more">+{len(cite.findings) - 1} more</span>' if len(cite.findings) > 1 else ""
@@ -123,7 +126,7 @@ def _cite_details(cite: Cite, registry: Any) -> str:
             f'<span class="u">{esc(cite.text)}</span> {gist}{more}</summary>{panel(cite, registry)}</details>')
 
 
-def _line_details(memo: MemoView, n: int, found: list[Finding], registry: Any) -> str:
+def _line_details(memo: MemoView, n: int, found: list[Finding], registry: Registry | None) -> str:
     worst = max(found, key=lambda f: _SEV_RANK[f.severity.value])
     items = "".join(finding_item(f, registry) for f in found)
     return (f'<details class="ev lf" id="{memo.anchor}-lf{n}"><summary>{severity(worst.severity.value)} '

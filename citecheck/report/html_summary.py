@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from citecheck.report.html_evidence import chips
 from citecheck.report.html_markup import attrs, esc, icon, number, score_bar
@@ -15,13 +15,16 @@ from citecheck.report.html_model import ReportView
 from citecheck.report.html_verdicts import BY_KEY, VERDICTS
 from citecheck.score import CLAIMS
 
+if TYPE_CHECKING:
+    from citecheck.engine.registry import Registry
+
 _CLAIM_VERDICTS = frozenset(v.value for v in CLAIMS)
 TOTALS = (("Findings", "findings"), ("Errors", "errors"), ("Warnings", "warnings"), ("Info", "infos"),
           ("Files", "files"), ("Links", "links"), ("Distinct URLs", "urls"), ("Citations scored", "citations"),
           ("Fetched", "fetched"), ("Suppressed", "suppressed"), ("Baselined", "baselined"))
 
 
-def render_summary(view: ReportView, registry: Any = None) -> str:
+def render_summary(view: ReportView, registry: Registry | None = None) -> str:
     s = view.summary
     parts = [_totals(s), _score(s), _chart(view)]
     if view.memos:
@@ -126,7 +129,7 @@ def _sections(view: ReportView) -> str:
             f'"sections-h"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table></div></div>')
 
 
-def _rules(s: Mapping[str, Any], registry: Any) -> str:
+def _rules(s: Mapping[str, Any], registry: Registry | None) -> str:
     by_rule = s.get("by_rule") if isinstance(s.get("by_rule"), Mapping) else {}
     if not by_rule:
         return ""

@@ -5,7 +5,7 @@ form (rule, severity, free text) and turns the headers into sort buttons.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from citecheck.models import Finding
 from citecheck.report.html_evidence import badge, rule_code, severity
@@ -13,10 +13,13 @@ from citecheck.report.html_markup import esc, link_or_text
 from citecheck.report.html_model import ReportView
 from citecheck.report.html_verdicts import BY_KEY, finding_verdict
 
+if TYPE_CHECKING:
+    from citecheck.engine.registry import Registry
+
 _SEV_RANK = {"error": 3, "warning": 2, "info": 1}
 
 
-def render_findings(view: ReportView, registry: Any = None, suppressed: list[Finding] | None = None) -> str:
+def render_findings(view: ReportView, registry: Registry | None = None, suppressed: list[Finding] | None = None) -> str:
     paths = {m.doc.path: m.index for m in view.memos}
     single = len({f.path for f in view.findings}) == 1  # one file: "line:column" says it all
     rows = "".join(_row(f, n, view, paths, registry, single) for n, f in enumerate(view.findings))
@@ -48,7 +51,7 @@ def _filters(findings: list[Finding]) -> str:
             f'<output id="f-count" aria-live="polite">{len(findings)} of {len(findings)} findings shown</output></form>')
 
 
-def _row(f: Finding, n: int, view: ReportView, paths: dict[str, int], registry: Any, single: bool) -> str:
+def _row(f: Finding, n: int, view: ReportView, paths: dict[str, int], registry: Registry | None, single: bool) -> str:
     sev = f.severity.value
     where = f"{f.line}:{f.column}" if single else f"{f.path}:{f.line}:{f.column}"
     target = view.target(f)
@@ -64,7 +67,7 @@ def _row(f: Finding, n: int, view: ReportView, paths: dict[str, int], registry: 
             f'<td class="wide">{esc(f.message)}{url}</td></tr>')
 
 
-def _suppressed(found: list[Finding], registry: Any) -> str:
+def _suppressed(found: list[Finding], registry: Registry | None) -> str:
     if not found:
         return ""
     items = "".join(f'<li>{severity(f.severity.value)} {rule_code(f, registry)} <span class="where">'

@@ -15,7 +15,7 @@ class JsonReporter(Reporter):
 
     def close(self) -> None:
         payload = {"version": SCHEMA_VERSION, "findings": [f.to_dict() for f in self.items], "summary": self.summ}
-        suppressed = self.context.get("suppressed")
+        suppressed = self.context.suppressed
         if suppressed is not None:
             payload["suppressed"] = [f.to_dict() for f in suppressed]
         self.out.write(dumps(payload) + "\n")

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
 from citecheck.models import Finding
 from citecheck.report.base import Reporter
+
+if TYPE_CHECKING:
+    from citecheck._audit import Report
 
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 CLEAN_CASE = "no findings"
@@ -29,9 +32,9 @@ class JunitReporter(Reporter):
     name = "junit"
 
     def close(self) -> None:
-        suppressed = list(self.context.get("suppressed") or [])
+        suppressed = list(self.context.suppressed or [])
         root = etree.Element("testsuites", name="citecheck")
-        for path in audited_paths(self.context.get("report"), [*self.items, *suppressed]):
+        for path in audited_paths(self.context.report, [*self.items, *suppressed]):
             root.append(suite(path, [f for f in self.items if f.path == path],
                               [f for f in suppressed if f.path == path]))
         for attr in ("tests", "failures", "errors", "skipped"):
@@ -61,12 +64,12 @@ def _directive_properties(suite: etree._Element, summary: dict[str, Any]) -> Non
     suite.insert(0, props)
 
 
-def audited_paths(report: Any, findings: Iterable[Finding]) -> list[str]:
+def audited_paths(report: Report | None, findings: Iterable[Finding]) -> list[str]:
     """Every input file in audit order (clean ones too), then any other path a finding names."""
     paths: dict[str, None] = {}
     if report is not None:
-        for subject in [*report.inputs.documents, *report.inputs.corpora]:
-            paths.setdefault(subject.path, None)
+        for path in [*(d.path for d in report.inputs.documents), *(c.path for c in report.inputs.corpora)]:
+            paths.setdefault(path, None)
     for f in findings:
         paths.setdefault(f.path, None)
     return list(paths)

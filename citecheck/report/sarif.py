@@ -11,12 +11,15 @@ from collections import Counter
 from collections.abc import Iterable
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from citecheck import __version__
 from citecheck.models import Finding
 from citecheck.report.base import Reporter
+
+if TYPE_CHECKING:
+    from citecheck.engine.registry import Registry
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -40,25 +43,25 @@ class SarifReporter(Reporter):
         self.summ = summary
 
     def close(self) -> None:
-        suppressed = self.context.get("suppressed") or []
+        suppressed = self.context.suppressed or []
         entries = self.results + [(f, True) for f in suppressed]
         rule_ids = sorted({f.rule for f, _ in entries})
         run: dict[str, Any] = {
-            "tool": {"driver": driver(rule_ids, [f for f, _ in entries], self.context.get("registry"),
-                                      str(self.context.get("version") or __version__))},
+            "tool": {"driver": driver(rule_ids, [f for f, _ in entries], self.context.registry,
+                                      self.context.version or __version__)},
             "columnKind": "unicodeCodePoints",
             "results": results(entries, rule_ids),
             "properties": dict(self.summ),
         }
-        report = self.context.get("report")
+        report = self.context.report
         if report is not None:
-            run["invocations"] = [{"executionSuccessful": not getattr(report, "crashed", False)}]
+            run["invocations"] = [{"executionSuccessful": not report.crashed}]
         payload = {"$schema": SARIF_SCHEMA, "version": SARIF_VERSION, "runs": [run]}
         json.dump(payload, self.out, indent=2, ensure_ascii=False)
         self.out.write("\n")
 
 
-def driver(rule_ids: list[str], findings: list[Finding], registry: Any, version: str) -> dict[str, Any]:
+def driver(rule_ids: list[str], findings: list[Finding], registry: Registry | None, version: str) -> dict[str, Any]:
     """The `tool.driver` object with a descriptor for each rule that produced a result."""
     names = {f.rule: f.name for f in findings}
     return {"name": "citecheck", "version": version, "informationUri": information_uri(),
@@ -79,7 +82,7 @@ def information_uri() -> str:
     return home if home.startswith(("https://", "http://")) else INFORMATION_URI
 
 
-def descriptor(rule_id: str, name: str, registry: Any) -> dict[str, Any]:
+def descriptor(rule_id: str, name: str, registry: Registry | None) -> dict[str, Any]:
     """A `reportingDescriptor` from the registry's RuleSpec (or a bare one if the rule is unknown)."""
     spec = registry.get(rule_id) if registry is not None else None
     if spec is None:

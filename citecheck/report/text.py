@@ -31,12 +31,12 @@ class TextReporter(Reporter):
     name = "text"
 
     def start(self) -> None:
-        color = bool(self.context.get("color", False))
+        color = self.context.color
         # force_terminal/no_color are explicit: neither FORCE_COLOR nor a terminal elsewhere turns colour on
         # for a report that is not going to a terminal; with colour, rich reads NO_COLOR itself
         self.console = Console(file=self.out, force_terminal=color, no_color=None if color else True,
                                color_system="auto" if color else None, highlight=False, markup=False, emoji=False,
-                               width=int(self.context.get("width", 0)) or None, soft_wrap=True)
+                               width=self.context.width or None, soft_wrap=True)
         self.items: list[Finding] = []
 
     def finding(self, finding: Finding) -> None:
@@ -51,13 +51,13 @@ class TextReporter(Reporter):
                 if f.fix:
                     lines.append(Text.assemble("            ", ("fix:", "green"), f" {shown(f.fix)}"))
             lines.append(Text())
-        suppressed = self.context.get("suppressed")
+        suppressed = self.context.suppressed
         if suppressed:
             lines.append(Text("suppressed by inline directives:", "dim"))
             lines.extend(Text.assemble("  ", (f"{shown(f.path)}:{f.line}:{f.column} {f.severity.value} {f.rule} "
                                               f"{shown(f.message)} ({f.name})", "dim")) for f in suppressed)
             lines.append(Text())
-        if not self.context.get("quiet"):  # --quiet: the findings and nothing else, as ruff's
+        if not self.context.quiet:  # --quiet: the findings and nothing else, as ruff's
             lines.extend(directive_lines(summary))
             lines.append(summary_line(summary))
         if lines:  # one Text, printed once: a long report costs one render, not one per line

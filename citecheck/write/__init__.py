@@ -5,23 +5,11 @@
 
 The gate's invariant: the text `write` returns contains no URL that is not in the corpus.
 The URL detection and scrubbing the gate shares with M009 draft-url lives below both, in
-`citecheck.urltext`. The names load lazily, so importing `citecheck.write` does not pull in the
-engine, the config loader or the prompt renderer.
+`citecheck.urltext`.
 """
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from citecheck.write.gate import WriteResult, transform, write
+from citecheck.write.prompt import Prompt, render_prompt
 
-if TYPE_CHECKING:
-    from citecheck.write.gate import WriteResult, transform, write
-    from citecheck.write.prompt import Prompt, render_prompt
-
-_EXPORTS = {"write": "gate", "WriteResult": "gate", "transform": "gate", "render_prompt": "prompt", "Prompt": "prompt"}
 __all__ = ["Prompt", "WriteResult", "render_prompt", "transform", "write"]
-
-
-def __getattr__(name: str) -> Any:
-    if name not in _EXPORTS:
-        raise AttributeError(f"module 'citecheck.write' has no attribute {name!r}")
-    return getattr(importlib.import_module(f"citecheck.write.{_EXPORTS[name]}"), name)

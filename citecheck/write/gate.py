@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from citecheck.audit import dedupe_findings
+from citecheck._audit import dedupe_findings
 from citecheck.checks import draft_url, id_integrity
 from citecheck.config import Config, load_config
 from citecheck.engine.registry import Registry, build_registry

@@ -1,34 +1,44 @@
-"""The audit pipeline: extract → all rules → Report. A pure function of inputs and config,
-apart from the fetch step (which lives in `citecheck.fetch`) when online."""
+"""The audit pipeline: extracted inputs → fetch (online) → all rules → Report. A pure function of
+inputs and config, apart from the fetch step (which lives in `citecheck.fetch`) when online. The
+public entry points, `citecheck.audit()` and `audit_async()`, are in `citecheck._api`."""
 from __future__ import annotations
 
 import asyncio
-import sys
 import time
-import types
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from citecheck.config import Config, load_config
+from citecheck.config import Config, FetchConfig
 from citecheck.config.urlpolicy import parse_statuses
-from citecheck.engine.registry import Registry, build_registry
+from citecheck.engine.registry import Registry
 from citecheck.engine.rootcause import fold_derived
 from citecheck.engine.run import Engine, Memo, Suppression
 from citecheck.engine.select import resolve
-from citecheck.extract import Inputs, collect
+from citecheck.extract import Inputs
 from citecheck.models import EXCLUDED_BY_CONFIG, Corpus, Finding, Link, Location, Outcome, Page
 from citecheck.registries.stage import cited, lookup, run_outage, store_facts
 from citecheck.registries.stage import scholarly_references as references_of
 from citecheck.registries.stage import summary as summary_of_references
 from citecheck.stage.pages import PARALLEL_MIN_PAGES, PageStage, worker_count
 
+if TYPE_CHECKING:
+    from citecheck.extract.bibliography import MemoBibliographies
+    from citecheck.fetch import PageFetcher, Pages
+    from citecheck.fetch.cache import FactCache
+    from citecheck.fetch.hosts import HostStats
+    from citecheck.fetch.outage import Outage
+    from citecheck.registries import Lookups
+
 CITEABLE_SCHEMES = ("http://", "https://")
 
 
 @dataclass
 class Report:
+    """An audit's findings and what they were judged on. A report replayed from the result cache
+    (`replayed`) has its findings, suppressed findings and summary only: no inputs or pages."""
+
     findings: list[Finding]
     suppressed: list[Finding] = field(default_factory=list)
     inputs: Inputs = field(default_factory=Inputs)
@@ -37,16 +47,23 @@ class Report:
     crashed: bool = False
     duration: float = 0.0
     extra_summary: dict[str, Any] = field(default_factory=dict)
-    outage: Any = None  # a fetch.outage.Outage when no outside host answered: no verdicts, exit 2
+    outage: Outage | None = None  # when no outside host answered: no verdicts, exit 2
     from_cache: int = 0  # distinct URLs whose facts came from the fetch cache
     fetched_now: int = 0  # distinct URLs fetched over the network in this run
     suppressions: list[Suppression] = field(default_factory=list)  # each honoured inline directive
     directives_ignored: dict[str, int] = field(default_factory=dict)  # per path: directives not read
-    lookups: Any = None  # the run's registry lookups (citecheck.registries.Lookups), when online
+    lookups: Lookups | None = None  # the run's registry lookups, when online
     archive_line: str = ""  # --archive-check: the one stderr line when the archive could not answer
+    host_stats: Mapping[str, HostStats] = field(default_factory=dict)  # per host, of this run's fetch
+    files: list[str] = field(default_factory=list)  # the paths of the files read (`citecheck._api.audit`)
+    registry: Registry | None = None  # the rules it ran (`citecheck._api.audit`)
+    corpus: Corpus | None = None  # the corpus it was judged against
+    replayed: dict[str, Any] | None = None  # the stored summary, when served from the result cache
 
     @property
     def summary(self) -> dict[str, Any]:
+        if self.replayed is not None:
+            return {**self.replayed, **self.extra_summary}
         links = [link for doc in self.inputs.documents for link in doc.links]
         by_sev = Counter(f.severity.value for f in self.findings)
         outcomes = Counter(p.outcome.value for p in self.pages.values())
@@ -91,41 +108,15 @@ class Report:
         return out
 
 
-def audit(paths: Iterable[str], config: Config | None = None, *, online: bool = False,
-          corpus: Corpus | None = None, registry: Registry | None = None, fetcher: Any = None) -> Report:
-    """Audit memos and corpora; synchronous entry point (runs the async one only when online)."""
-    if online:
-        from citecheck._util import aio
-
-        return aio.run(audit_async(paths, config, online=True, corpus=corpus, registry=registry, fetcher=fetcher))
-    started = time.perf_counter()
-    config = config or load_config()
-    inputs = _collect(paths, config)
-    return judge(inputs, config, registry or build_registry(config.packs), corpus=corpus, started=started)
-
-
-async def audit_async(paths: Iterable[str], config: Config | None = None, *, online: bool = False,
-                      corpus: Corpus | None = None, registry: Registry | None = None, fetcher: Any = None) -> Report:
-    """Audit memos and corpora from an async caller (an agent pipeline's event loop)."""
-    started = time.perf_counter()
-    config = config or load_config()
-    registry = registry or build_registry(config.packs)
-    inputs = _collect(paths, config)
-    return await audit_inputs(inputs, config, registry, online=online, corpus=corpus, fetcher=fetcher,
-                              started=started)
-
-
-def _collect(paths: Iterable[str], config: Config) -> Inputs:
-    from citecheck.extract import DEFAULT_INCLUDE
-
-    return collect(paths, config.include or DEFAULT_INCLUDE, config.exclude, config.max_file_size)
-
-
 async def audit_inputs(inputs: Inputs, config: Config, registry: Registry, *, online: bool = False,
-                       corpus: Corpus | None = None, fetcher: Any = None, started: float | None = None,
-                       archive_check: bool = False, registries: Any = None) -> Report:
+                       corpus: Corpus | None = None, fetcher: PageFetcher | None = None,
+                       started: float | None = None, archive_check: bool = False, registries: Any = None,
+                       facts: FactCache | None = None, progress: bool = False) -> Report:
     """Fetch (when online) the pages and ask the scholarly registries, then `judge`.
 
+    `fetcher`: None for `fetch_all` (with a progress bar on a TTY's stderr given `progress`).
+    `facts`: an open fact cache to use (the caller closes it); else the config's, opened for the
+    run when the fetch is citecheck's own (a fetcher of your own brings its own facts).
     `registries(identifiers, config, cache)`: an async stand-in for the registry lookups (tests)."""
     started = started if started is not None else time.perf_counter()
     if not online:
@@ -140,27 +131,36 @@ async def audit_inputs(inputs: Inputs, config: Config, registry: Registry, *, on
     excluded = {url: rule for url in urls if (rule := config.excluded(url)) is not None}
     urls = [url for url in urls if url not in excluded]
     # Pages go to the page stage as they come, unparsed; the archive check changes pages after the
-    # fetch, so with it (or a fetcher that cannot stream) they go once it is over.
-    streams = (fetcher is None or getattr(fetcher, "streams_pages", False)) and not archive_check
-    cache = _open_cache(config) if streams else None
+    # fetch, so with it they go once it is over.
+    streams = not archive_check
+    own = fetcher is None and streams and facts is None
+    cache = _open_cache(config) if own else facts
+    if fetcher is None:
+        fetcher = _fetch_all(progress)
     # the bodies go to the stage unparsed; it parses them in-process, or in its pool once enough come
     stage = PageStage(engine, inputs.documents, corpus, workers=worker_count(), min_pages=PARALLEL_MIN_PAGES,
                       store=cache.put_many if cache is not None else None)
     for url in excluded:  # never fetched, never judged: unchecked, and counted with its reason
         stage.add(url, Page(url, Outcome.EXCLUDED, error=EXCLUDED_BY_CONFIG))
+    streamed: set[str] = set()
+
+    def take(url: str, page: Page, raw: Any = None) -> Page:
+        streamed.add(url)
+        return stage.add(url, page, raw)
+
     try:
         identifiers = [ref.identifier for found in refs.values() for ref in found]
-        fetched, lookups = await asyncio.gather(_fetch(urls, config, fetcher, stage.add if streams else None, cache),
+        fetched, lookups = await asyncio.gather(_fetch(urls, config, fetcher, take if streams else None, cache),
                                               lookup(identifiers, config, registries, cache))
-        pages = fetched
+        pages: Mapping[str, Page] = fetched
         archive = None
         if archive_check:
             from citecheck.fetch.archive import ask_archive
 
             archive = await ask_archive(pages, config.fetch.archive_url)
             pages = archive.pages
-        if not streams:
-            for url, page in pages.items():
+        for url, page in pages.items():  # what the fetcher did not hand over as it went
+            if url not in streamed:
                 stage.add(url, page)
         outage = run_outage(fetched, lookups)  # the fetch's own result: the archive keeps pages only
         if outage is None:
@@ -169,7 +169,7 @@ async def audit_inputs(inputs: Inputs, config: Config, registry: Registry, *, on
                        stage=stage, references=refs, lookups=lookups, bibliographies=bibs)
     finally:
         stage.close()
-        if cache is not None:
+        if own and cache is not None:
             cache.close()
     if excluded:
         report.extra_summary["excluded_by_config"] = dict(Counter(rule.reason for rule in excluded.values()))
@@ -178,7 +178,7 @@ async def audit_inputs(inputs: Inputs, config: Config, registry: Registry, *, on
         report.archive_line = archive.line()
     report.outage = outage
     # the fetch's own result: the archive step keeps pages only
-    report.from_cache, report.fetched_now = getattr(fetched, "cached", 0), getattr(fetched, "fetched", 0)
+    report.from_cache, report.fetched_now, report.host_stats = fetched.cached, fetched.fetched, fetched.stats
     if report.outage is not None:
         _no_verdicts(report, registry)
     return report
@@ -194,7 +194,7 @@ def _no_verdicts(report: Report, registry: Registry) -> None:
         report.extra_summary.pop(key, None)
 
 
-def _open_cache(config: Config) -> Any:
+def _open_cache(config: Config) -> FactCache | None:
     """The fetch cache the parent stores the pages the workers parsed in (None: no cache)."""
     if not config.fetch.use_cache:
         return None
@@ -206,8 +206,8 @@ def _open_cache(config: Config) -> Any:
 def judge(inputs: Inputs, config: Config, registry: Registry, *, pages: Mapping[str, Page] | None = None,
           online: bool = False, corpus: Corpus | None = None, started: float | None = None,
           engine: Engine | None = None, stage: PageStage | None = None,
-          references: Mapping[str, tuple[Any, ...]] | None = None, lookups: Any = None,
-          bibliographies: Any = None) -> Report:
+          references: Mapping[str, tuple[Any, ...]] | None = None, lookups: Lookups | None = None,
+          bibliographies: MemoBibliographies | None = None) -> Report:
     """Every active rule over the extracted inputs and the fetched pages: the link rules and most
     memo rules here, the page rules and M008 on the page stage (`stage`, which has the pages, or
     an in-process one given `pages`). Synchronous: an offline audit never starts an event loop."""
@@ -300,7 +300,7 @@ def accepted_urls(pages: Mapping[str, Page], statuses: frozenset[int]) -> dict[s
             if page.status in statuses and page.outcome is not Outcome.OK and page.status is not None}
 
 
-def _written(references: Mapping[str, tuple[Any, ...]] | None, lookups: Any) -> dict[str, list[Any]]:
+def _written(references: Mapping[str, tuple[Any, ...]] | None, lookups: Lookups | None) -> dict[str, list[Any]]:
     """Each document's scholarly references that are not links, as score items."""
     from citecheck.score import WrittenReference
 
@@ -309,7 +309,7 @@ def _written(references: Mapping[str, tuple[Any, ...]] | None, lookups: Any) -> 
                    for r in found if not r.url] for path, found in (references or {}).items()}
 
 
-def _bibliographies(inputs: Inputs, config: Config) -> Any:
+def _bibliographies(inputs: Inputs, config: Config) -> MemoBibliographies:
     """The bibliographies of the run: those given as inputs, and each memo's (docs/bibliographies.md)."""
     from citecheck.extract.bibliography import MemoBibliographies, memo_bibliographies
 
@@ -319,7 +319,7 @@ def _bibliographies(inputs: Inputs, config: Config) -> Any:
     return memo_bibliographies(inputs.documents, config.bibliography, config.max_file_size, inputs.bibliographies)
 
 
-def _of_memo(bibs: Any, path: str) -> tuple[Any, ...] | None:
+def _of_memo(bibs: MemoBibliographies, path: str) -> tuple[Any, ...] | None:
     """A memo's bibliographies for its rules; None when it has none, or one could not be read."""
     if path in bibs.broken:
         return None
@@ -341,21 +341,25 @@ def fetchable(links: Iterable[Link], engine: Engine) -> list[str]:
     return list(seen)
 
 
-async def _fetch(urls: list[str], config: Config, fetcher: Any, on_page: Any, cache: Any = None) -> dict[str, Page]:
+def _fetch_all(progress: bool) -> PageFetcher:
+    """citecheck's own fetch (`fetch_all`), with a progress bar or not."""
+    from citecheck.fetch import fetch_all
+
+    async def fetch(urls: list[str], config: FetchConfig, /, *, on_page: Callable[..., Page | None] | None = None,
+                    defer_parse: bool = False, cache: FactCache | None = None) -> Pages:
+        return await fetch_all(urls, config, progress=progress, on_page=on_page, defer_parse=defer_parse, cache=cache)
+
+    return fetch
+
+
+async def _fetch(urls: list[str], config: Config, fetcher: PageFetcher, on_page: Callable[..., Page | None] | None,
+                 cache: FactCache | None = None) -> Pages:
     """Fetch; with `on_page` (the page stage's) the fetch shares the stage's cache (`cache`; None:
     the run has none, opened once or not at all) and leaves the bodies for the stage to parse (and
     store)."""
     if on_page is None:
-        if fetcher is None:
-            from citecheck.fetch import fetch_all
-
-            return await fetch_all(urls, config.fetch)
-        return await fetcher(urls, config.fetch)
+        return await fetcher(urls, config.fetch, cache=cache)
     fetch_config = config.fetch if cache is not None else replace(config.fetch, use_cache=False)
-    if fetcher is None:
-        from citecheck.fetch import fetch_all
-
-        fetcher = fetch_all
     return await fetcher(urls, fetch_config, on_page=on_page, defer_parse=True, cache=cache)
 
 
@@ -374,15 +378,3 @@ def dedupe_findings(findings: list[Finding]) -> list[Finding]:
             seen.add(key)
             out.append(f)
     return out
-
-
-class _AuditModule(types.ModuleType):
-    """`citecheck.audit` names both this module and the package's public `audit()`. The package loads
-    its API lazily (so `__version__` needs no audit stack), and importing this module makes the
-    package attribute the module: calling it calls `audit`, as `citecheck.audit(paths)` always did."""
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Report:
-        return audit(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _AuditModule

@@ -1,0 +1,92 @@
+"""The library is the product: `citecheck.audit()` and `citecheck audit` give the same findings and
+share their caches (a result the command stored serves the library's next call, and the other way
+round; both read one pack cache)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+import citecheck
+from citecheck import Caches, Config
+from citecheck.cli import main
+
+
+def _memo(tmp_path: Path, base: str, extra: str = "") -> Path:
+    memo = tmp_path / "memo.md"
+    memo.write_text(f"# Memo\n\nThe harbor grew 45% ([report]({base}/article)).\n\n"
+                    f"A study ([study]({base}/missing)) and a soft one ({base}/soft404).\n{extra}", encoding="utf-8")
+    return memo
+
+
+def _cli(memo: Path, cache: Path, *extra: str) -> dict[str, Any]:
+    result = CliRunner().invoke(main, ["audit", str(memo), "--allow", "127.0.0.1", "--format", "json", "--cache",
+                                       str(cache), "--timeout", "5", *extra])
+    assert result.exit_code == 1, result.output
+    payload: dict[str, Any] = json.loads(result.stdout)
+    return payload
+
+
+def _config(cache: Path) -> Config:
+    """What the command's `--allow 127.0.0.1 --cache FILE --timeout 5` make of the default configuration
+    (the stored result is keyed on the whole configuration: a timeout of 5 is not one of 5.0)."""
+    config = citecheck.load_config()
+    return config.with_fetch(allow=(*config.fetch.allow, "127.0.0.1"), cache=str(cache), timeout=5.0)
+
+
+def _findings(report: citecheck.Report) -> list[dict[str, Any]]:
+    return [f.to_dict() for f in report.findings]
+
+
+def test_a_result_the_command_stored_serves_the_library(served: Any, tmp_path: Path) -> None:
+    memo, cache = _memo(tmp_path, served.base), tmp_path / "c.sqlite"
+    cold = _cli(memo, cache)
+    assert "from_result_cache" not in cold["summary"] and {f["rule"] for f in cold["findings"]} >= {"H001", "H003"}
+    requests = sum(served.hits.values())
+    report = citecheck.audit([str(memo)], _config(cache), online=True)
+    assert report.replayed is not None and report.summary["from_result_cache"] is True
+    assert _findings(report) == cold["findings"] and sum(served.hits.values()) == requests  # not even a fetch
+
+
+def test_a_result_the_library_stored_serves_the_command(served: Any, tmp_path: Path) -> None:
+    memo, cache = _memo(tmp_path, served.base), tmp_path / "c.sqlite"
+    report = citecheck.audit([str(memo)], _config(cache), online=True)
+    assert report.replayed is None and {f.rule for f in report.findings} >= {"H001", "H003"}
+    requests = sum(served.hits.values())
+    warm = _cli(memo, cache)
+    assert warm["summary"]["from_result_cache"] is True and sum(served.hits.values()) == requests
+    assert warm["findings"] == _findings(report)
+    strip = {"duration_s", "from_result_cache"}
+    assert {k: v for k, v in warm["summary"].items() if k not in strip} == \
+        {k: v for k, v in report.summary.items() if k not in strip} | {"from_cache": 3, "fetched_now": 0}
+
+
+def test_without_a_result_cache_the_library_audits_afresh_with_the_same_findings(served: Any, tmp_path: Path) -> None:
+    memo, cache = _memo(tmp_path, served.base), tmp_path / "c.sqlite"
+    cold = _cli(memo, cache)
+    report = citecheck.audit([str(memo)], _config(cache), online=True, caches=Caches())
+    assert report.replayed is None and report.summary["from_cache"] == 3  # the fact cache still answers
+    assert _findings(report) == cold["findings"]
+
+
+@pytest.mark.parametrize("name", ["bad_incident_memo.md", "ok_clean_memo.md"])
+def test_offline_the_library_and_the_command_agree(name: str) -> None:
+    memo = Path(__file__).resolve().parent.parent / "fixtures" / "memos" / name
+    result = CliRunner().invoke(main, ["audit", str(memo), "--offline", "--format", "json"])
+    assert result.exit_code in (0, 1), result.output
+    report = citecheck.audit([str(memo)])
+    assert _findings(report) == json.loads(result.stdout)["findings"]
+
+
+def test_both_read_one_pack_cache(tmp_path: Path) -> None:
+    memo = tmp_path / "memo.md"
+    memo.write_text("# Memo\n\nSee https://www.yourdomain.com/blog.\n", encoding="utf-8")
+    CliRunner().invoke(main, ["audit", str(memo), "--offline"])
+    packs = Caches.default(citecheck.load_config(), results=False).packs
+    assert packs is not None and packs.path.is_file() and packs.docs  # what the command parsed and kept
+    before = packs.path.read_bytes()
+    citecheck.audit([str(memo)])
+    assert packs.path.read_bytes() == before  # the library found every pack there: nothing new to keep
