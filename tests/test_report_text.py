@@ -100,3 +100,13 @@ def test_force_color_does_not_colour_a_pipe(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setenv("FORCE_COLOR", "1")
     monkeypatch.setenv("TTY_COMPATIBLE", "1")
     assert "\x1b[" not in render("text", findings, summary_of(findings), ReportContext(color=False))
+
+
+def test_the_report_is_returned_inside_a_notebook_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under Jupyter rich would display what it prints instead of writing it: `render` returns it."""
+    import rich.console
+
+    monkeypatch.setattr(rich.console, "_is_jupyter", lambda: True)
+    findings = [finding()]
+    for color in (False, True):
+        assert "U001" in render("text", findings, summary_of(findings), ReportContext(color=color))

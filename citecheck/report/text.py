@@ -33,10 +33,12 @@ class TextReporter(Reporter):
     def start(self) -> None:
         color = self.context.color
         # force_terminal/no_color are explicit: neither FORCE_COLOR nor a terminal elsewhere turns colour on
-        # for a report that is not going to a terminal; with colour, rich reads NO_COLOR itself
+        # for a report that is not going to a terminal; with colour, rich reads NO_COLOR itself. The report
+        # is the payload returned to the caller, so never shown as a notebook's cell output instead
         self.console = Console(file=self.out, force_terminal=color, no_color=None if color else True,
                                color_system="auto" if color else None, highlight=False, markup=False, emoji=False,
-                               width=self.context.width or None, soft_wrap=True)
+                               width=self.context.width or None, soft_wrap=True,
+                               force_jupyter=False, legacy_windows=False)
         self.items: list[Finding] = []
 
     def finding(self, finding: Finding) -> None:
