@@ -18,7 +18,7 @@ from citecheck.engine.run import Engine, Memo, Suppression
 from citecheck.engine.select import resolve
 from citecheck.extract import Inputs
 from citecheck.models import EXCLUDED_BY_CONFIG, Corpus, Finding, Link, Location, Outcome, Page
-from citecheck.registries.stage import cited, lookup, run_outage, store_facts
+from citecheck.registries.stage import bibliography_documents, cited, lookup, run_outage, store_facts
 from citecheck.registries.stage import scholarly_references as references_of
 from citecheck.registries.stage import summary as summary_of_references
 from citecheck.stage.pages import PARALLEL_MIN_PAGES, PageStage, worker_count
@@ -126,8 +126,8 @@ async def audit_inputs(inputs: Inputs, config: Config, registry: Registry, *, on
     bibs = _bibliographies(inputs, config)
     refs = references_of(inputs, config, engine, bibs)
     judged = {ref.url for found in refs.values() for ref in found if ref.url}
-    urls = [url for url in fetchable((link for doc in inputs.documents for link in doc.links), engine)
-            if url not in judged]
+    docs = [*inputs.documents, *bibliography_documents(bibs, inputs)]
+    urls = [url for url in fetchable((link for doc in docs for link in doc.links), engine) if url not in judged]
     excluded = {url: rule for url in urls if (rule := config.excluded(url)) is not None}
     urls = [url for url in urls if url not in excluded]
     # Pages go to the page stage as they come, unparsed; the archive check changes pages after the
@@ -138,7 +138,7 @@ async def audit_inputs(inputs: Inputs, config: Config, registry: Registry, *, on
     if fetcher is None:
         fetcher = _fetch_all(progress)
     # the bodies go to the stage unparsed; it parses them in-process, or in its pool once enough come
-    stage = PageStage(engine, inputs.documents, corpus, workers=worker_count(), min_pages=PARALLEL_MIN_PAGES,
+    stage = PageStage(engine, docs, corpus, workers=worker_count(), min_pages=PARALLEL_MIN_PAGES,
                       store=cache.put_many if cache is not None else None)
     for url in excluded:  # never fetched, never judged: unchecked, and counted with its reason
         stage.add(url, Page(url, Outcome.EXCLUDED, error=EXCLUDED_BY_CONFIG))
@@ -217,17 +217,18 @@ def judge(inputs: Inputs, config: Config, registry: Registry, *, pages: Mapping[
     defer = ("page",) * (not (pages or stage)) + ("corpus",) * (not inputs.corpora) + ("bibliography",) * (not bibs.loaded)
     defer += ("reference",) * (not lookups)
     engine = engine or Engine(resolve(registry, config, defer=defer))
+    docs = [*inputs.documents, *bibliography_documents(bibs, inputs)]  # memos, then bibliographies' URLs
     own = stage is None
     if stage is None:
-        stage = PageStage(engine, inputs.documents, corpus)
+        stage = PageStage(engine, docs, corpus)
         for url, page in (pages or {}).items():
             stage.add(url, page)
     try:
         stage.flush()  # the pool works on (page rules, M008) while the link rules run here
         parent = stage.parent
-        per_doc = [parent.check_links(doc.links, doc.path) for doc in inputs.documents]
+        per_doc = [parent.check_links(doc.links, doc.path) for doc in docs]
         pages = stage.finish()
-        for doc, found in zip(inputs.documents, per_doc, strict=True):
+        for doc, found in zip(inputs.documents, per_doc[:len(inputs.documents)], strict=True):
             found += parent.check_memo(Memo(doc, corpus, pages, bibliographies=_of_memo(bibs, doc.path)))
             found += parent.check_references(cited((references or {}).get(doc.path, ()), lookups), doc.path)
         from_stage = stage.results()
@@ -238,7 +239,7 @@ def judge(inputs: Inputs, config: Config, registry: Registry, *, pages: Mapping[
     suppressed: list[Finding] = []
     uses: list[Suppression] = []
     ignored: dict[str, int] = {}
-    for doc, doc_findings in zip(inputs.documents, per_doc, strict=True):
+    for doc, doc_findings in zip(docs, per_doc, strict=True):
         doc_findings += from_stage.get(doc.path, [])
         doc_findings += [parent.meta("E005", where, "structure beyond a parser limit (nesting depth, brackets, paragraph or "
                                      "document size); the content there was scanned as plain text") for where in doc.too_deep

@@ -31,6 +31,7 @@ class LinkKind(str, enum.Enum):
     DEFANGED = "defanged"  # hxxps://, example[.]com
     EMAIL = "email"  # ir@acme.com in prose: renderers make it a mailto: link
     CORPUS = "corpus"  # url field of a corpus entry
+    BIBLIOGRAPHY = "bibliography"  # url, howpublished or note field of a bibliography entry (CSL: URL)
 
 
 @dataclass(frozen=True)
@@ -367,3 +368,4 @@ class Bibliography:
     format: str  # bibtex | csl-json | csl-yaml
     entries: tuple[BibEntry, ...] = ()
     unreadable: tuple[tuple[Location, str], ...] = ()
+    links: tuple[Link, ...] = ()  # the URLs its entries write, where they write them (`extract.biblinks`)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from citecheck.errors import InputError
@@ -25,7 +25,16 @@ CSL_YAML_EXT = (".yaml", ".yml")
 
 
 def parse_bibliography(path: str, text: str) -> Bibliography:
-    """A bibliography from its text, by extension (then by content: `@` opens BibTeX)."""
+    """A bibliography from its text, by extension (then by content: `@` opens BibTeX), with the URLs
+    its entries write as links."""
+    from citecheck.extract.biblinks import bib_links
+
+    bib = _parse(path, text)
+    links = bib_links(path, bib.entries, text)
+    return replace(bib, links=links) if links else bib
+
+
+def _parse(path: str, text: str) -> Bibliography:
     from citecheck.extract.bibtex import load_bibtex
     from citecheck.extract.csl import load_csl_json, load_csl_yaml
 

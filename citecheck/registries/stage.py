@@ -31,6 +31,23 @@ def scholarly_references(inputs: Inputs, config: Config, engine: Engine, bibs: A
     return out
 
 
+def bibliography_documents(bibs: Any, inputs: Inputs) -> list[Any]:
+    """Each bibliography's URLs (`url`, `\\url{}` in `howpublished`/`note`, CSL `URL`) as a document of
+    links only, so that they go through the link checks like a memo's (U rules; fetched and judged by
+    the page rules online). Not the memo rules, not the score: entries are not memo citations. A DOI,
+    arXiv or PubMed URL is left to its registry, as in a memo."""
+    from citecheck.models import Document
+    from citecheck.scholarly.ids import from_url
+
+    memos = {doc.path for doc in inputs.documents}
+    out = []
+    for bib in bibs.unique() if bibs is not None else ():
+        links = tuple(link for link in bib.links if from_url(link.url) is None) if bib.path not in memos else ()
+        if links:
+            out.append(Document(bib.path, "", "bibliography", links=links))
+    return out
+
+
 async def lookup(identifiers: list[Any], config: Config, registries: Any, cache: FactCache | None) -> Lookups | None:
     """The registries' answers for the run's identifiers (each asked once)."""
     if not identifiers:

@@ -21,7 +21,7 @@ import re
 from citecheck.models import BibEntry, Bibliography, Document, Location
 from citecheck.scholarly.claims import reference_claim
 from citecheck.scholarly.compare import surname
-from citecheck.scholarly.ids import SEARCH, TEXT_PATTERN, Identifier, arxiv_id, clean_doi
+from citecheck.scholarly.ids import SEARCH, TEXT_PATTERN, Identifier, arxiv_id, clean_doi, from_url
 from citecheck.scholarly.records import Claim
 from citecheck.scholarly.references import (
     _FOOTNOTE,
@@ -101,6 +101,9 @@ def _entry_identifier(entry: BibEntry, claim: Claim) -> Identifier | None:
         found = arxiv_id(entry.arxiv)
         if found is not None:
             return found
+    named = from_url(entry.url) if entry.url else None  # url = {https://doi.org/10.…} names the identifier
+    if named is not None:
+        return named
     web = entry.type.lower() in _WEB_TYPES or (entry.type.lower() == "misc" and entry.url and not entry.venue)
     if web or len(claim.title.split()) < MIN_TITLE_WORDS:
         return None
