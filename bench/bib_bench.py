@@ -12,9 +12,12 @@ Kinds (every real work in each, cycling through the styles; correct ones in ever
   invented_key   a Pandoc [@key] the bibliography lacks    -> M012 unknown-citation-key
 
     python bench/bib_bench.py            # prints the table bench/README.md quotes
+    python bench/bib_bench.py semanticscholar   # the same works known to that registry only, searched there
+    python bench/bib_bench.py openalex          # (its loopback stand-in, tests/keyedfakes.py, with a test key)
 """
 from __future__ import annotations
 
+import os
 import sys
 import tempfile
 from collections import Counter, defaultdict
@@ -25,6 +28,7 @@ sys.path[:0] = [str(HERE), str(HERE.parent / "tests")]
 
 from bib_works import INVENTED, WORKS, W  # noqa: E402
 from hostile_net import ServerThread  # noqa: E402
+from keyedfakes import OPENALEX_KEY, S2_KEY, KeyedRegistries  # noqa: E402
 from registryfakes import Work  # noqa: E402
 from searchfakes import SearchingRegistries  # noqa: E402
 
@@ -137,21 +141,33 @@ def build_inputs(root: Path) -> tuple[list[str], dict[tuple[str, int], tuple[str
     return paths, where
 
 
-def fake_works() -> list[Work]:
+KEYED = {"semanticscholar": ("s2", "SEMANTIC_SCHOLAR_API_KEY", S2_KEY), "openalex": ("openalex", "OPENALEX_API_KEY",
+                                                                                   OPENALEX_KEY)}
+
+
+def fake_works(only: str = "") -> list[Work]:
+    """The real works; with `only` (a keyed registry), every work is known to that registry alone (and
+    arXiv, for the arXiv IDs of the .bib entries that give one)."""
     return [Work(w.title, [(g, f) for g, f in w.authors], w.year, doi=w.doi, arxiv=w.arxiv, venue=w.venue,
-                 agency="crossref" if w.doi else "arxiv-only") for w in WORKS]
+                 agency=KEYED[only][0] if only else "crossref" if w.doi else "arxiv-only") for w in WORKS]
 
 
 def main() -> None:
-    registries = SearchingRegistries(fake_works())
+    only = sys.argv[1] if len(sys.argv) > 1 else ""
+    if only and only not in KEYED:
+        sys.exit(f"usage: bib_bench.py [{'|'.join(KEYED)}]")
+    registries = KeyedRegistries(fake_works(only)) if only else SearchingRegistries(fake_works())
+    if only:
+        os.environ[KEYED[only][1]] = KEYED[only][2]
     with ServerThread(registries.app()) as thread, tempfile.TemporaryDirectory() as tmp:
         registries.base = f"http://127.0.0.1:{thread.port}"
         root = Path(tmp)
         paths, where = build_inputs(root)
         pace = {name: [0.0, 2] for name in ("doi", "crossref", "crossref-polite", "datacite", "arxiv", "pubmed",
-                                            "crossref-search", "crossref-search-polite")}
+                                            "crossref-search", "crossref-search-polite", "semanticscholar", "openalex")}
+        search = {"search": [only]} if only else {}
         config = build({"fetch": {"allow": [f"127.0.0.1:{thread.port}"], "cache": str(root / "c.sqlite"), "retries": 0},
-                        "scholarly": {"endpoints": registries.endpoints(), "pace": pace}})
+                        "scholarly": {"endpoints": registries.endpoints(), "pace": pace, **search}})
         report = audit(paths, config, online=True)
         score(report.findings, where, root)
         print(f"requests: {Counter(entry[0] for entry in registries.log)}")
