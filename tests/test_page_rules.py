@@ -31,7 +31,7 @@ from citecheck.support import text as support_text
 
 MODULES = ("http_error", "unreachable", "soft_404", "paywall", "login_wall", "bot_challenge", "title_mismatch",
            "redirect", "parked_domain", "non_html")
-ALLOWED_IMPORTS = {"__future__", "re", "typing", "collections.abc", "urllib.parse", "dataclasses", "functools", "unicodedata",
+ALLOWED_IMPORTS = {"__future__", "bisect", "re", "typing", "collections.abc", "urllib.parse", "dataclasses", "functools", "unicodedata",
                    "rapidfuzz", "lxml", "citecheck.models", "citecheck.urls", "citecheck.checks._page",
                    "citecheck.checks._match", "citecheck.checks.bot_challenge",
                    "citecheck.checks._literals", "citecheck.checks._required", "ahocorasick_rs", "citecheck.support.text",

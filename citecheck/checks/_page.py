@@ -5,6 +5,7 @@ Not a rule module (no `ID`), so the registry skips it.
 """
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
@@ -42,6 +43,57 @@ def fold(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", text).translate(_QUOTES).split()).casefold()
 
 
+def fold_case_kept(text: str) -> str:
+    """`fold(text)` without the case folding: for a list that matches case-sensitively (`case: true`)."""
+    text = text or ""
+    if text.isascii():
+        return collapse_spaces(text)
+    return " ".join(unicodedata.normalize("NFKC", text).translate(_QUOTES).split())
+
+
+_NON_SPACE = re.compile(r"\S+")  # `\s` is exactly what str.split() splits on
+
+
+def fold_mapped(text: str, case: bool = False) -> tuple[str, list[tuple[int, int, int, int, bool]]]:
+    """`fold(text)` (`fold_case_kept` with `case`) and where each of its words came from in `text`:
+    `(start in the folded text, its length, start in text, end in text, one to one)`. A word that
+    folds to as many characters maps character by character; one that does not (a ligature, `ß`)
+    maps as a whole. Folding word by word gives the text folding it whole does: NFKC and case folding
+    never join across whitespace."""
+    pieces: list[str] = []
+    words: list[tuple[int, int, int, int, bool]] = []
+    at = 0
+    for word in _NON_SPACE.finditer(text):
+        raw, start, end = word.group(0), word.start(), word.end()
+        normal = raw if raw.isascii() else unicodedata.normalize("NFKC", raw).translate(_QUOTES)
+        parts = normal.split()  # NFKC can make a space (U+00A8 -> ' \u0308')
+        for part in parts:
+            part = part if case else part.lower() if part.isascii() else part.casefold()
+            if pieces:
+                pieces.append(" ")
+                at += 1
+            pieces.append(part)
+            words.append((at, len(part), start, end, len(parts) == 1 and len(part) == end - start))
+            at += len(part)
+    return "".join(pieces), words
+
+
+def _folded_start(word: tuple[int, int, int, int, bool]) -> int:
+    return word[0]
+
+
+def _origin(words: list[tuple[int, int, int, int, bool]], at: int, end: bool) -> int:
+    """Where folded position `at` (a match's start, or with `end` its last character) lies in the text."""
+    i = max(bisect.bisect_right(words, at, key=_folded_start) - 1, 0)
+    fstart, flen, start, stop, exact = words[i]
+    offset = at - fstart
+    if offset >= flen:  # the space after word i: a start moves to the next word, an end stays at this one
+        return stop if end or i + 1 == len(words) else words[i + 1][2]
+    if not exact:
+        return stop if end else start
+    return start + offset + 1 if end else start + offset
+
+
 Memo = dict[Any, Any]  # what the rules judging one page derive from it, shared by them (`Fetched.memo`)
 
 
@@ -66,38 +118,48 @@ def lower(text: str, memo: Memo | None = None) -> str:
     return memoised(memo, ("lower", text), str.lower, text)
 
 
-def _pattern(items: tuple[str, ...], regex: bool) -> re.Pattern[str] | None:
+def _pattern(items: tuple[str, ...], regex: bool, case: bool = False) -> re.Pattern[str] | None:
     bounded: list[str] = []
     free: list[str] = []
     for item in items:
-        body = item if regex else re.escape(fold(item))
+        body = item if regex else re.escape(fold_case_kept(item) if case else fold(item))
         right = r"(?!\w)" if re.search(r"[a-z0-9.]$", fold(item)[-1:]) else ""
         (bounded if re.match(r"[a-z0-9]", fold(item)[:1]) else free).append(f"(?:{body}){right}")
     # One shared left word boundary in front of the group, not one per alternative: the engine
     # then skips non-boundary positions at once (about ten times faster on 20 KB of text).
     parts = ([r"(?<!\w)(?:" + "|".join(bounded) + ")"] if bounded else []) + free
     # Plain phrases are folded like the text, so only regex items need IGNORECASE.
-    return re.compile("|".join(parts), re.IGNORECASE if regex else 0) if parts else None
+    return re.compile("|".join(parts), re.IGNORECASE if regex and not case else 0) if parts else None
 
 
 class Phrases:
     """A phrase list, folded and compiled once (by the rule's `prepare`): `first(text)` finds the
-    leftmost item in a text, the earlier item on a tie. Immutable and picklable."""
+    leftmost item in a text, the earlier item on a tie; `spans(text)` finds every match, where it
+    stands in the text as written. The text is folded (`fold`), and so are plain items; regex items
+    match it ignoring case. An item that starts or ends with a letter, digit (or, at its end, a dot)
+    matches whole words only. With `case`, nothing is case-folded and regex items match case-
+    sensitively (the YAML memo check types' `case: true`). Immutable and picklable.
 
-    def __init__(self, items: Iterable[Any], regex: bool = True) -> None:
+    The page rules' pack lists and the YAML data check types (`citecheck.engine.packs`) both match
+    through this class: one folding, one prefilter."""
+
+    def __init__(self, items: Iterable[Any], regex: bool = True, case: bool = False) -> None:
         self.items = tuple(str(i) for i in items if str(i).strip())
         self.regex = regex
-        self.folded = tuple(fold(i) for i in self.items)
-        self.plain = None if regex else _pattern(self.items, False)
+        self.case = case
+        self._fold = fold_case_kept if case else fold
+        self.folded = tuple(self._fold(i) for i in self.items)
+        self.plain = None if regex else _pattern(self.items, False, case)
+        self._joined: re.Pattern[str] | None = None  # all items in one pattern, for `spans` (made on first use)
         # For regex lists, (position, compiled item) indexed under each of the item's required
         # literals: an item none of whose literals occurs in the text is never tried.
         self.by_literal: dict[str, list[_Item]] = {}
         self.unconditional: list[_Item] = []  # tried on every text
         for position, item in enumerate(self.items if regex else ()):
-            pattern = _pattern((item,), True)
+            pattern = _pattern((item,), True, case)
             if pattern is None:
                 continue
-            literals = {fold(x) for x in required_literals(item)}
+            literals = {self._fold(x) for x in required_literals(item)}
             if not literals or "" in literals:  # no literal, or one that folds away (all spaces)
                 self.unconditional.append((position, pattern))
                 continue
@@ -110,13 +172,39 @@ class Phrases:
         """The first item found in `text`, as it appears there (folded); '' when none."""
         if not self.items or not text:
             return ""
-        text = folded(text, memo)
+        text = folded(text, memo) if not self.case else memoised(memo, ("fold-case", text), fold_case_kept, text)
         if not self.regex:
             if not any(p in text for p in self.folded):
                 return ""  # a substring pre-filter: most pages contain none of the phrases
             found = self.plain.search(text) if self.plain is not None else None
             return found.group(0) if found else ""
         return self._first_regex(text)
+
+    def item(self, found: str) -> str:
+        """The plain item, as written in the list, that `first` or `spans` found as `found`."""
+        return next((item for item, key in zip(self.items, self.folded) if key == found), found)
+
+    def spans(self, text: str) -> list[tuple[int, int, str]]:
+        """Every match in `text`, left to right, not overlapping: `(start, end)` in `text` as written,
+        and the match as `first` gives it (folded)."""
+        if not self.items or not text:
+            return []
+        folded_text = self._fold(text)
+        if not self._may_match(folded_text):
+            return []
+        if self._joined is None:
+            self._joined = self.plain if not self.regex else _pattern(self.items, True, self.case)
+        found = [m for m in self._joined.finditer(folded_text) if m.end() > m.start()] if self._joined else []
+        if found and text.isascii() and len(folded_text) == len(text):  # nothing collapsed: the same places
+            return [(m.start(), m.end(), m.group(0)) for m in found]
+        words = fold_mapped(text, self.case)[1] if found else []  # where each folded word came from
+        return [(_origin(words, m.start(), False), _origin(words, m.end() - 1, True), m.group(0)) for m in found]
+
+    def _may_match(self, folded: str) -> bool:
+        """The prefilter of `first`: some plain item, or some regex item's literal, is in the text."""
+        if not self.regex:
+            return any(p in folded for p in self.folded)
+        return bool(self.unconditional) or bool(self.literals.found_in(folded))
 
     def _first_regex(self, folded: str) -> str:
         # On a short text (a title, a path) the calls cost more than the scans, so one joined search

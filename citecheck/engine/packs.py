@@ -7,17 +7,23 @@ Data rules use a small closed set of check types, Vale-style:
   domain-list   a link's registrable domain or host suffix is one of `domains`
   phrase-list   a fetched page's title or text contains one of `phrases`
   title-pattern a fetched page's title matches one of the regexes in `patterns`
+
+Text is matched as the page rules match their packs, through `citecheck.checks._page.Phrases`:
+folded (NFKC, case-folded unless `case: true`, curly quotes straightened, whitespace collapsed),
+phrases and swap keys as plain text, tokens and patterns as regexes, each item whole words where it
+starts or ends with a letter or digit; a phrase list reports the phrase that comes first in the
+page (title before text), a memo rule the text as written where it matched.
 """
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from citecheck._util.safeload import LimitError, load_yaml, safe_loader
+from citecheck.checks._page import Phrases
 from citecheck.engine.rule import RuleSpec, validate
 from citecheck.errors import PackError
 from citecheck.extract.positions import offset_location
@@ -132,7 +138,7 @@ def _data_rule(file: Path, index: int, entry: Any) -> RuleSpec:
         spec = RuleSpec(id=str(entry["id"]), name=str(entry["name"]), stage=stage,
                         severity=Severity(entry.get("severity", "warning")),
                         doc=str(entry.get("description", entry["message"])), check=_CHECKS[ctype],
-                        defaults=options, origin=str(file),
+                        defaults=options, origin=str(file), prepare=_PREPARE.get(ctype),
                         verdict=Verdict(entry.get("verdict", "memo" if stage == "memo" else "advisory")),
                         gate=Gate(entry.get("gate", "severity")))
     except ValueError as err:
@@ -141,42 +147,44 @@ def _data_rule(file: Path, index: int, entry: Any) -> RuleSpec:
     return spec
 
 
-def _tokens_re(tokens: list[str], ignorecase: bool = True) -> re.Pattern[str]:
-    return re.compile(r"\b(?:" + "|".join(f"(?:{t})" for t in tokens) + r")\b", re.IGNORECASE if ignorecase else 0)
-
-
 def _spans(memo: Any) -> Iterator[tuple[str, Location]]:
     for span in memo.document.spans:
         yield span.text, span.location
 
 
-def _existence(memo: Any, options: Mapping[str, Any]) -> Iterator[Hit]:
-    regex = _tokens_re(list(options.get("tokens", [])), not options.get("case", False))
+def _memo_phrases(options: Mapping[str, Any]) -> Phrases:
+    return Phrases(options.get("tokens", []), regex=True, case=bool(options.get("case", False)))
+
+
+def _existence(memo: Any, options: Mapping[str, Any], prepared: Phrases | None = None) -> Iterator[Hit]:
+    tokens = prepared if prepared is not None else _memo_phrases(options)
     for text, loc in _spans(memo):
-        for m in regex.finditer(text):
-            yield Hit(str(options["message"]).format(m.group(0)), offset_location(text, loc, m.start()), evidence=m.group(0))
+        for start, end, _ in tokens.spans(text):
+            found = text[start:end]
+            yield Hit(str(options["message"]).format(found), offset_location(text, loc, start), evidence=found)
 
 
-def _substitution(memo: Any, options: Mapping[str, Any]) -> Iterator[Hit]:
+def _swaps(options: Mapping[str, Any]) -> Phrases:
+    return Phrases(dict(options.get("swap", {})), regex=False, case=bool(options.get("case", False)))
+
+
+def _substitution(memo: Any, options: Mapping[str, Any], prepared: Phrases | None = None) -> Iterator[Hit]:
     swap = dict(options.get("swap", {}))
-    if not swap:
-        return
-    regex = _tokens_re(list(swap), not options.get("case", False))
-    lowered = {k.lower(): v for k, v in swap.items()}
+    keys = prepared if prepared is not None else _swaps(options)
     for text, loc in _spans(memo):
-        for m in regex.finditer(text):
-            good = lowered.get(m.group(0).lower(), "")
-            yield Hit(str(options["message"]).format(good, m.group(0)), offset_location(text, loc, m.start()),
-                      evidence=m.group(0), fix=good)
+        for start, end, folded in keys.spans(text):
+            good, found = str(swap.get(keys.item(folded), "")), text[start:end]
+            yield Hit(str(options["message"]).format(good, found), offset_location(text, loc, start),
+                      evidence=found, fix=good)
 
 
-def _occurrence(memo: Any, options: Mapping[str, Any]) -> Iterator[Hit]:
-    regex = _tokens_re(list(options.get("tokens", [])), not options.get("case", False))
-    hits = [(text, loc, m) for text, loc in _spans(memo) for m in regex.finditer(text)]
+def _occurrence(memo: Any, options: Mapping[str, Any], prepared: Phrases | None = None) -> Iterator[Hit]:
+    tokens = prepared if prepared is not None else _memo_phrases(options)
+    hits = [(text, loc, start, end) for text, loc in _spans(memo) for start, end, _ in tokens.spans(text)]
     limit = int(options.get("max", 0))
     if len(hits) > limit:
-        text, loc, m = hits[limit]
-        yield Hit(str(options["message"]).format(len(hits)), offset_location(text, loc, m.start()), evidence=m.group(0))
+        text, loc, start, end = hits[limit]
+        yield Hit(str(options["message"]).format(len(hits)), offset_location(text, loc, start), evidence=text[start:end])
 
 
 def _domain_list(link: Link, options: Mapping[str, Any]) -> Iterator[Hit]:
@@ -187,22 +195,33 @@ def _domain_list(link: Link, options: Mapping[str, Any]) -> Iterator[Hit]:
         yield Hit(str(options["message"]).format(host), link.location, link.url, evidence=host)
 
 
-def _phrase_list(fetched: Any, options: Mapping[str, Any]) -> Iterator[Hit]:
-    page = fetched.page
-    haystack = f"{page.title}\n{page.text_sample}".lower()
-    for phrase in options.get("phrases", []):
-        if str(phrase).lower() in haystack:
-            yield Hit(str(options["message"]).format(phrase), fetched.link.location, fetched.link.url, evidence=str(phrase))
-            return
+def _page_phrases(options: Mapping[str, Any]) -> Phrases:
+    return Phrases(options.get("phrases", []), regex=False)
 
 
-def _title_pattern(fetched: Any, options: Mapping[str, Any]) -> Iterator[Hit]:
-    for pattern in options.get("patterns", []):
-        if re.search(str(pattern), fetched.page.title or "", re.IGNORECASE):
-            yield Hit(str(options["message"]).format(fetched.page.title), fetched.link.location, fetched.link.url,
-                      evidence=fetched.page.title)
-            return
+def _phrase_list(fetched: Any, options: Mapping[str, Any], prepared: Phrases | None = None) -> Iterator[Hit]:
+    phrases = prepared if prepared is not None else _page_phrases(options)
+    page, memo = fetched.page, getattr(fetched, "memo", None)
+    found = phrases.first(page.title, memo) or phrases.first(page.text_sample, memo)
+    if found:
+        phrase = phrases.item(found)
+        yield Hit(str(options["message"]).format(phrase), fetched.link.location, fetched.link.url, evidence=phrase)
 
 
-_CHECKS = {"existence": _existence, "substitution": _substitution, "occurrence": _occurrence,
+def _title_patterns(options: Mapping[str, Any]) -> Phrases:
+    return Phrases(options.get("patterns", []), regex=True)
+
+
+def _title_pattern(fetched: Any, options: Mapping[str, Any], prepared: Phrases | None = None) -> Iterator[Hit]:
+    patterns = prepared if prepared is not None else _title_patterns(options)
+    if patterns.first(fetched.page.title, getattr(fetched, "memo", None)):
+        yield Hit(str(options["message"]).format(fetched.page.title), fetched.link.location, fetched.link.url,
+                  evidence=fetched.page.title)
+
+
+_CHECKS: dict[str, Callable[..., Iterator[Hit]]] = {"existence": _existence, "substitution": _substitution, "occurrence": _occurrence,
            "domain-list": _domain_list, "phrase-list": _phrase_list, "title-pattern": _title_pattern}
+# what each check type compiles once from its options (the engine passes it as `prepared`)
+_PREPARE: dict[str, Callable[[Mapping[str, Any]], Any]] = {
+    "existence": _memo_phrases, "substitution": _swaps, "occurrence": _memo_phrases, "phrase-list": _page_phrases,
+    "title-pattern": _title_patterns}
