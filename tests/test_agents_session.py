@@ -167,3 +167,16 @@ async def test_search_takes_the_outline_sections_preferred_sources(tmp_path: Pat
         anywhere = await desk.search("road freight", "other")
     assert [s.url for s in steered.sources] == [f"{base}/stats/road-freight-2024"] and steered.rejected == 0
     assert f"{base}/rules" in [s.url for s in anywhere.sources] + [r.url for r in anywhere.rejects]
+
+
+def test_gate_checks_pandoc_keys_against_the_sessions_bibliography(tmp_path: Path) -> None:
+    from citecheck.extract.bibliography import parse_bibliography
+
+    bib = parse_bibliography("refs.bib", "@article{he2016, title = {Deep Residual Learning}, author = {He, K.}, "
+                                         "year = 2016}\n")
+    draft = "## Market\n\nFreight grew [src-001]. Nets help [@he2016]; oracles too [@ghost2021].\n"
+    keyed = CorpusSession(corpus_file(tmp_path), load_config(), bibliographies=(bib,)).gate(draft)
+    assert keyed.cited_keys == ["he2016"] and keyed.unknown_keys == ["ghost2021"] and not keyed.ok
+    assert "[@he2016]" in keyed.text and "@ghost2021" not in keyed.text and "<needs-source" in keyed.text
+    plain = session(corpus_file(tmp_path)).gate(draft)  # no bibliography: the keys are not judged
+    assert plain.unknown_keys == [] and "[@ghost2021]" in plain.text

@@ -116,7 +116,8 @@ def gate_result(result: WriteResult, draft: str, ok: bool) -> GateResult:
     removed = [RemovedUrl(r.url, r.reason, r.kind, *_position(text, r.at), r.source_id) for r in result.violations]
     findings = [FindingInfo(f.rule, f.name, f.severity.value, f.message, f.line, f.column, f.verdict.value)
                 for f in result.findings]
-    return GateResult(result.text, ok, dict(result.citations), list(result.unknown_ids), removed, findings)
+    return GateResult(result.text, ok, dict(result.citations), list(result.unknown_ids), removed, findings,
+                      list(result.cited_keys), list(result.unknown_keys))
 
 
 def prompt_outline(outline: Outline | None, corpus: Corpus, section: str | None,

@@ -212,6 +212,10 @@ class GateResult:
     """every URL taken out, and why"""
     findings: list[FindingInfo]
     """the memo rules' findings on the draft (M006, M009 and the others configured)"""
+    cited_keys: list[str] = field(default_factory=list)
+    """bibliography keys the draft cites as [@key] (with `citecheck mcp --bibliography`)"""
+    unknown_keys: list[str] = field(default_factory=list)
+    """cited keys the bibliography lacks (now <needs-source/>): invented sources"""
 
 
 @dataclass(frozen=True)

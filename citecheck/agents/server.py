@@ -106,7 +106,9 @@ def build_server(session: CorpusSession) -> MCPServer:
                          hybrid: bool = False) -> GateResult:
         """citecheck write on a draft: [src-NNN] become footnotes with a citation list from the corpus,
         unknown IDs become <needs-source claim="…"/>, and every URL that is not a corpus source is
-        removed (hybrid: a corpus URL is kept as its footnote). Returns the memo and what was removed."""
+        removed (hybrid: a corpus URL is kept as its footnote). When the server has a bibliography
+        (--bibliography), Pandoc [@key] citations are checked against it: a key it lacks becomes
+        <needs-source/>. Returns the memo and what was removed."""
         return await _guard_sync(lambda: session.gate(markdown, hybrid), thread=True)
 
     @server.tool(annotations=reader, structured_output=True)

@@ -31,7 +31,7 @@ from citecheck.harvest import HarvestResult, corpus_lock, harvest_async, recover
 from citecheck.harvest.corpus import write_corpus
 from citecheck.harvest.ids import read_registry
 from citecheck.harvest.outline import Outline, Query, Section
-from citecheck.models import Corpus
+from citecheck.models import Bibliography, Corpus
 from citecheck.urltext.corpusindex import CorpusIndex
 
 Progress = Callable[[str], None]
@@ -66,6 +66,9 @@ class CorpusSession:
     rejects_path: Path | None = None
     min_excerpt: int | None = None
     extract_workers: int | None = None
+    # gate_draft's bibliographies for a Pandoc draft's [@key] citations (`citecheck mcp --bibliography`,
+    # as `write --bibliography`); None: a draft's keys are not judged
+    bibliographies: tuple[Bibliography, ...] | None = None
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     _rules: Any = field(default=None, repr=False)  # the rule registry, built on first use
 
@@ -142,12 +145,13 @@ class CorpusSession:
         return cards.entry(source, max_chars)
 
     def gate(self, markdown: str, hybrid: bool = False) -> GateResult:
-        """`citecheck write` on a draft: footnotes from the corpus, unknown IDs marked, other URLs removed."""
+        """`citecheck write` on a draft: footnotes from the corpus, unknown IDs marked, other URLs removed;
+        with bibliographies, its [@key] citations judged against them (unknown keys marked)."""
         from citecheck.report.gate import exit_code
         from citecheck.write.gate import write
 
         result = write(markdown, self.corpus(), strict=True, hybrid=hybrid, path="<draft>", config=self.config,
-                       registry=self._registry())
+                       registry=self._registry(), bibliographies=self.bibliographies)
         ok = exit_code(result.findings, self.config.fail_on, result.crashed) == 0
         return cards.gate_result(result, markdown, ok)
 

@@ -27,10 +27,14 @@ from citecheck.harvest.providers import NAMES
               help="Write the last harvest's rejects report here (JSON), as `harvest --rejects` does.")
 @click.option("--min-excerpt", type=click.IntRange(0, 100_000), metavar="CHARS",
               help="Main text a page needs to earn an ID (default 200; config harvest.min_excerpt).")
+@click.option("--bibliography", "bibliographies", multiple=True, type=click.Path(dir_okay=False), metavar="FILE",
+              help="gate_draft: the .bib / CSL file a Pandoc draft's [@key] citations must name (repeatable; the "
+                   "config's bibliography: otherwise), as `citecheck write --bibliography`.")
 @config_options
 @fetch_options
 def command(corpus_path: str, outline_path: str | None, providers: tuple[str, ...], gate: str,
-            rejects_path: str | None, min_excerpt: int | None, config_path: str | None, select: tuple[str, ...],
+            rejects_path: str | None, min_excerpt: int | None, bibliographies: tuple[str, ...],
+            config_path: str | None, select: tuple[str, ...],
             ignore: tuple[str, ...], rule_dirs: tuple[str, ...], **fetch: Any) -> None:
     """Serve one corpus to agents as a Model Context Protocol server on stdio (needs the `mcp`
     extra: pip install 'citecheck[mcp]').
@@ -43,7 +47,8 @@ def command(corpus_path: str, outline_path: str | None, providers: tuple[str, ..
     Writer side:
       prompt(section?, excerpts?, token_budget?)   the writer's prompt: the corpus by ID, no URL
       get_source(id, max_chars?)                   one source's main text
-      gate_draft(markdown, hybrid?)                citecheck write: footnotes, URLs not in the corpus removed
+      gate_draft(markdown, hybrid?)                citecheck write: footnotes, URLs not in the corpus removed,
+                                                   [@key] checked against --bibliography
     Either side:
       verify_reference(reference)   a reference's DOIs, arXiv and PubMed IDs judged by their registries
 
@@ -60,17 +65,20 @@ def command(corpus_path: str, outline_path: str | None, providers: tuple[str, ..
     """
     # the corpus is read and extended on purpose; --rejects may not name it, its .ids or an input
     refuse_same_file([("--corpus", corpus_path), ("--corpus's ID registry", f"{corpus_path}.ids"),
-                      ("--rejects", rejects_path)], [outline_path, config_path])
+                      ("--rejects", rejects_path)], [outline_path, config_path, *bibliographies])
     config = build_config(config_path, select, ignore, rule_dirs, **fetch)
     try:
         from citecheck.agents.server import serve
     except ImportError as err:
         raise UsageError(f"citecheck mcp needs the MCP SDK: pip install 'citecheck[mcp]' ({err})") from None
     from citecheck.agents import CorpusSession
+    from citecheck.extract.bibliography import load_bibliographies
     from citecheck.harvest.outline import load_outline
 
+    named = bibliographies or config.bibliography
     session = CorpusSession(Path(corpus_path), config, load_outline(outline_path) if outline_path else None,
-                            _split(providers), gate, Path(rejects_path) if rejects_path else None, min_excerpt)
+                            _split(providers), gate, Path(rejects_path) if rejects_path else None, min_excerpt,
+                            bibliographies=load_bibliographies(named, config.max_file_size) if named else None)
     corpus = session.open()
     click.echo(f"citecheck mcp: serving {corpus_path} ({len(corpus.sources)} sources) on stdio", err=True)
     serve(session)
