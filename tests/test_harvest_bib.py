@@ -142,3 +142,17 @@ def test_cli_refuses_a_bib_that_cannot_be_read(tmp_path: Path) -> None:
 
     result = CliRunner().invoke(main, ["harvest", "--bib", str(tmp_path / "missing.bib"), "-o", str(tmp_path / "c.json")])
     assert result.exit_code == 2 and "Traceback" not in result.output
+
+
+async def test_a_csl_json_bibliography_is_imported_too(fake: SearchingRegistries, tmp_path: Path) -> None:
+    items = [{"id": "he2016", "type": "paper-conference", "title": "Deep Residual Learning for Image Recognition",
+              "author": [{"family": "He", "given": "Kaiming"}], "issued": {"date-parts": [[2016]]},
+              "DOI": "10.1109/CVPR.2016.90"},
+             {"id": "ghost", "type": "article-journal", "title": "Neural Ocean Oracles for Quarterly Revenue Forecasting",
+              "author": [{"family": "Ghost", "given": "Casper"}], "issued": {"date-parts": [[2022]]}}]
+    (tmp_path / "refs.json").write_text(json.dumps(items, indent=2), encoding="utf-8")
+    result = await harvest_async(None, bibliographies=[str(tmp_path / "refs.json")], config=config_for(fake, tmp_path),
+                                 extract_workers=0, min_excerpt=100)
+    assert [(s.id, s.retrieval_query, s.extra["identifier"]) for s in result.corpus] == [
+        ("src-001", "@he2016", "doi:10.1109/cvpr.2016.90")]
+    assert [(r.found.candidate.query, r.reasons[0].rule) for r in result.rejects] == [("@ghost", "R005")]

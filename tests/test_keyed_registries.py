@@ -147,3 +147,21 @@ def test_config_accepts_the_new_registries_and_rejects_unknown_ones() -> None:
     assert config.scholarly.endpoints["openalex"] == "http://mirror.example/oa"
     with pytest.raises(ConfigError):
         build({"scholarly": {"search": ["google-scholar"]}})
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("registry,gap", [("semanticscholar", 0.95), ("openalex", 0.095)])
+def test_each_registry_keeps_its_documented_pace(fake: KeyedRegistries, tmp_path: Path, registry: str, gap: float,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    import itertools
+
+    monkeypatch.setenv(*ENV[registry])
+    port = fake.base.rsplit(":", 1)[1]
+    config = build({"fetch": {"allow": [f"127.0.0.1:{port}"], "no-cache": True, "retries": 0, "timeout": 5},
+                    "scholarly": {"endpoints": fake.endpoints(), "search": [registry]}})
+    path = tmp_path / "refs.bib"
+    path.write_text("".join(f"@article{{k{n}, title = {{Widget routing study number {n}}}, author = {{Zhou, Lin}}, "
+                            f"year = 2019}}\n" for n in range(4)), encoding="utf-8")
+    audit([str(path)], config, online=True)
+    times = sorted(t for name, _q, t, _p in fake.log if name == registry)
+    assert len(times) == 4 and all(b - a >= gap for a, b in itertools.pairwise(times)), times

@@ -77,6 +77,7 @@ async def test_a_thin_abstract_is_the_thin_excerpt_rule(fake: FakeRegistries, tm
     result = await harvest_async(None, urls=str(listed), config=config_for(fake, tmp_path), extract_workers=0,
                                  min_excerpt=1000)
     assert not result.corpus and result.rejects[0].reasons[0].name == "thin-excerpt"
+    assert "record has no abstract long enough" in result.rejects[0].reasons[0].message
 
 
 async def test_a_source_whose_doi_the_registry_no_longer_has_is_retired(fake: FakeRegistries, tmp_path: Path) -> None:

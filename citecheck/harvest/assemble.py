@@ -163,10 +163,11 @@ def _require_excerpt(verdict: Verdict, minimum: int) -> None:
     """A source earns an ID only with enough main text to ground a claim against."""
     if not verdict.passed or len(verdict.text.strip()) >= minimum:
         return
+    why = ("the registry's record has no abstract long enough (--min-excerpt 0 admits a record without one)"
+           if verdict.record is not None else "a script-rendered shell, a wall or an empty page")
     verdict.failed.append(Reason("page", "", "thin-excerpt", Severity.ERROR,
                                  f"main text is {len(verdict.text.strip())} characters, fewer than the {minimum} "
-                                 "needed to ground a claim (a script-rendered shell, a wall or an empty page)",
-                                 verdict.text.strip()[:80]))
+                                 f"needed to ground a claim ({why})", verdict.text.strip()[:80]))
 
 
 def _distinct(verdicts: list[Verdict]) -> list[Verdict]:

@@ -4,7 +4,8 @@
 - title search: `GET {openalex}/works?filter=title.search:<title words>&sort=relevance_score:desc&per_page=5`
   ("Search works" → "Search a specific field"; sorting by `relevance_score` needs a search filter,
   "Sort entity lists") → `{"meta": {"count", …}, "results": [work, …]}`. The filter value is the
-  title's words only: `,` separates filters and `|` means OR in a filter value;
+  title's words only, in lower case: `,` separates filters, `|` means OR in a filter value, and
+  AND/OR/NOT in capitals make a search boolean ("Search entities");
 - a DOI's record: `GET {openalex}/works/doi:{doi}` ("Get a single work", external IDs) → one work;
   404 when OpenAlex does not have it (only "not in OpenAlex", never "does not exist");
 - a work: `title`/`display_name`, `publication_year`, `authorships: [{author: {display_name},
@@ -84,7 +85,8 @@ def work_record(body: bytes) -> Record | None:
 
 
 def search_request(words: str, endpoints: Mapping[str, str], mailto: str) -> tuple[str, dict[str, str]]:
-    value = " ".join(words.replace(",", " ").replace("|", " ").replace(":", " ").split())
+    # lower case: AND, OR and NOT in capitals would turn the search boolean
+    value = " ".join(words.replace(",", " ").replace("|", " ").replace(":", " ").lower().split())
     params = {"filter": f"title.search:{value}", "sort": "relevance_score:desc", "per_page": str(ROWS)}
     return f"{endpoints[NAME]}/works", {**params, **({"mailto": mailto} if mailto else {})}
 
