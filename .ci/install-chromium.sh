@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Install Debian's chromium for the HTML report's browser tests (tests/test_report_html_browser.py,
-# tests/test_report_html_incident.py). Idempotent and quiet: a no-op when chromium is already on
+# Install Debian's chromium for the HTML report's browser tests (tests/e2e/test_report_html_browser.py,
+# tests/report/test_report_html_incident.py). Idempotent and quiet: a no-op when chromium is already on
 # PATH. Without apt-get or root/sudo it says so on stderr and leaves the tests to skip; an apt
 # failure where installing is possible fails the script, so CI never skips the browser tests silently.
 set -euo pipefail

@@ -8,7 +8,7 @@ Each golden is the stdout of `citecheck audit fixtures/golden/<memo>.md --offlin
 --report-suppressions --corpus fixtures/golden/golden_corpus.json --config fixtures/golden/citecheck.yaml`,
 run in-process from the repository root, then normalised: run durations become 0 and the tool version
 becomes `VERSION`, so the files only change when the findings or a format change.
-tests/test_report_golden.py compares the same output with the files.
+tests/report/test_report_golden.py compares the same output with the files.
 """
 from __future__ import annotations
 

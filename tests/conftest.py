@@ -8,9 +8,12 @@ from typing import Any
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-import netguard
-from pgcluster import pg_cluster, pg_url  # noqa: F401 - the team-cache tests' PostgreSQL
+# Helpers live beside this file (netguard, hostile, verdictnet, ...); test modules in tests/<package>/
+# still import each other's helpers by module name (`from test_harvest_site import threaded_site`).
+TESTS = Path(__file__).parent
+sys.path[:0] = [str(TESTS), *sorted({str(test.parent) for test in TESTS.glob("*/test_*.py")})]
+import netguard  # noqa: E402 - from the folder just put on the path
+from pgcluster import pg_cluster, pg_url  # noqa: E402, F401 - the team-cache tests' PostgreSQL
 
 netguard.install()
 

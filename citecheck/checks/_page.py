@@ -23,7 +23,7 @@ HTML_TYPES = ("text/html", "application/xhtml+xml")
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', "\u00a0": " ", "\u2013": "-",
                          # `re.IGNORECASE` holds dotless ı and dotted İ equal to i, and NFKC and casefold
                          # keep them apart: fold them to i, or a text's "ı" would match a pack's "i" in a
-                         # regex but not in the literal pre-filter (tests/test_required_literals.py)
+                         # regex but not in the literal pre-filter (tests/checks/test_required_literals.py)
                          "\u0131": "i", "\u0130": "i"})
 _INDEX = re.compile(r"^(index|default|home)(\.[a-z0-9]+)?$", re.IGNORECASE)
 _LOCALE = re.compile(r"^[a-z]{2}([-_][a-z]{2})?$", re.IGNORECASE)

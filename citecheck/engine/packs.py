@@ -62,7 +62,7 @@ def load_packs(dirs: Iterable[str | Path] = (), cache: PackCache | None = None) 
             raise PackError(f"{directory}: rule pack directory not found")
         for file in sorted(directory.glob("*.y*ml")):
             files.append(str(file))
-            # the built-in packs are validated by the test suite (tests/test_pack_schema.py): checking
+            # the built-in packs are validated by the test suite (tests/engine/test_pack_schema.py): checking
             # them on every run would cost a quarter of a second of jsonschema per CLI call
             for name in _load_file(file, data, rules, validated=directory != builtin, cache=cache):
                 origins.setdefault(name, str(file))
