@@ -115,6 +115,7 @@ def test_dev_stdout_into_a_pipe() -> None:
     assert proc.stdout == "REPORT\n"
 
 
+@pytest.mark.slow
 def test_cli_report_is_0644_under_umask_022(tmp_path: Path, umask_022: object) -> None:
     memo = tmp_path / "memo.md"
     memo.write_text("# M\n\nSee [x](https://example.com/a).\n")

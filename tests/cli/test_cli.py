@@ -421,3 +421,24 @@ def test_offline_audit_opens_no_internet_socket(cwd: Path, monkeypatch: pytest.M
         assert result.exit_code in (0, 1), result.output
         if fmt != "text":  # machine formats: the payload on stdout, nothing else anywhere
             assert result.stderr == "" and result.stdout.startswith(("{", "<?xml", "::"))
+
+
+def test_help_lists_each_command_once() -> None:
+    from citecheck.cli import SUBCOMMANDS, main
+
+    out = CliRunner().invoke(main, ["--help"]).stdout
+    commands = [line.split()[0] for line in out.split("Commands:", 1)[1].splitlines() if line.strip()]
+    for name in SUBCOMMANDS:
+        assert commands.count(name) == 1, name
+
+
+def test_user_options_of_a_page_rule_are_still_checked_offline(cwd: Path) -> None:
+    """An offline run judges no page, yet a bad option the user wrote for a page rule still stops it
+    (exit 2, one line naming the rule): a pre-commit hook must not hide it."""
+    write(cwd / ".citecheck.yaml", "rules:\n  H003: {options: {extra_titles: ['(gone']}}\n")
+    write(cwd / "m.md", "# memo\n")
+    from citecheck.cli import main
+
+    result = CliRunner().invoke(main, ["audit", "--offline", "m.md"])
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert "rule H003 (soft-404): cannot prepare its options" in result.stderr

@@ -18,6 +18,7 @@ def _article(title: str) -> Page:
                                for n in range(30)) + "</article></body></html>")
 
 
+@pytest.mark.slow
 def test_seven_runs_dedupe_and_fetch_each_url_once(tmp_path: Path) -> None:
     pages = {f"/reports/report-{i}": _article(f"Freight report number {i}") for i in range(10)}
     with threaded_site(pages) as site:

@@ -1,14 +1,17 @@
-"""End-to-end tests: subprocesses, servers, PostgreSQL, a browser, the built wheel, pre-commit, the
-Action. Every one is `slow`: the full suite (`python3 -m pytest -q`, CI) runs them, the inner loop
-(`-m "not slow"`) does not."""
+"""End-to-end tests: subprocesses, whole pipelines over servers, PostgreSQL, a browser, the built
+wheel, pre-commit, the Action. Every test in this folder is `slow`: the full suite
+(`python3 -m pytest -q`, CI) runs them, the inner loop (`-m "not slow"`) does not."""
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
+HERE = Path(__file__).parent
 
-@pytest.hookimpl(tryfirst=True)
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    here = __file__.rsplit("/", 1)[0]
     for item in items:
-        if str(item.path).startswith(here + "/"):
+        if item.path.is_relative_to(HERE):
             item.add_marker(pytest.mark.slow)

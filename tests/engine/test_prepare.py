@@ -172,3 +172,29 @@ def test_bad_option_data_is_one_line_naming_the_rule_and_exit_2(tmp_path: Path, 
     assert result.exit_code == 2
     assert result.stderr.count("\n") == 1
     assert "rule U001 (placeholder-domain): cannot prepare its options: TypeError" in result.stderr
+
+
+def test_a_deferred_rule_prepares_once_and_checks_as_the_eager_one() -> None:
+    """A page rule resolved with `defer=("page",)` (an offline run's rules) prepares on its first check,
+    once, and finds what the same rule resolved eagerly finds."""
+    from citecheck.engine.run import Fetched
+
+    registry = build_registry()
+    calls: list[str] = []
+    for spec in registry.rules:
+        if spec.prepare is not None:
+            original = spec.prepare
+            object.__setattr__(spec, "prepare", lambda options, o=original, i=spec.id: (calls.append(i), o(options))[1])
+    config = build({})
+    deferred = {r.spec.id: r for r in resolve(registry, config, defer=("page",))}
+    eager = {r.spec.id: r for r in resolve(registry, config)}
+    assert deferred["H004"].deferred and not eager["H004"].deferred
+    url = "https://news.site-a.org/2024/05/grid-reliability-report"
+    teaser = Page(url=url, final_url=url, outcome=Outcome.OK, status=200, title="Grid report",
+                  text_sample="Subscribe to continue reading. This article is for subscribers only.")
+    subject = Fetched(Link(url, Location("memo.md", 3, 7)), teaser)
+    calls.clear()
+    got = list(deferred["H004"].check(subject, deferred["H004"].options))
+    assert calls == ["H004"] and got == list(eager["H004"].check(subject, eager["H004"].options)) and got
+    list(deferred["H004"].check(subject, deferred["H004"].options))
+    assert calls == ["H004"]  # prepared once

@@ -9,6 +9,8 @@ import time
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+
 from citecheck.extract import collect, extract_document
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,6 +24,7 @@ def _bench() -> ModuleType:
     return module
 
 
+@pytest.mark.slow
 def test_a_5000_link_memo_extracts_every_link_quickly() -> None:
     memo = _bench().make_memo(5000)
     extract_document("memo.md", memo)  # warm caches (tldextract, regexes)
@@ -51,6 +54,7 @@ def _cpu(folder: Path) -> float:
     return best
 
 
+@pytest.mark.slow
 def test_many_files_scale_linearly(tmp_path: Path) -> None:
     small, large = _folder(tmp_path, 25), _folder(tmp_path, 100)
     _cpu(small)

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hostile import HostileWeb
 
 from citecheck.config import FetchConfig
 from citecheck.fetch import fetch_all
@@ -131,14 +130,6 @@ def test_two_processes_write_one_cache(tmp_path: Path) -> None:
     assert [w.exitcode for w in workers] == [0, 0]
     with Cache(path) as cache:
         assert cache.stats()["pages"] == 600
-
-
-@pytest.fixture
-async def site(aiohttp_server: Any) -> Any:
-    web = HostileWeb()
-    server = await aiohttp_server(web.app)
-    web.base = f"http://127.0.0.1:{server.port}"  # type: ignore[attr-defined]
-    return web
 
 
 async def test_fetch_all_uses_and_fills_the_cache(site: Any, location: str) -> None:

@@ -122,6 +122,7 @@ def _create_and_write(path: str, name: str) -> int:
     return stored
 
 
+@pytest.mark.slow
 def test_concurrent_fresh_creation(tmp_path: Path) -> None:
     path = str(tmp_path / "fresh.sqlite")
     with multiprocessing.get_context("spawn").Pool(6) as pool:

@@ -6,7 +6,6 @@ Loopback servers and a stub resolver only."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,12 +19,6 @@ from verdictnet import RawWeb, SwitchDns
 pytestmark = pytest.mark.slow  # servers, subprocesses or many generated cases: the full suite, not the inner loop
 
 FAKE = "http://fabricated-institute.org/report"
-
-
-@pytest.fixture
-def web() -> Iterator[RawWeb]:
-    with RawWeb() as server:
-        yield server
 
 
 @pytest.fixture

@@ -21,14 +21,6 @@ CFG = FetchConfig(allow=("127.0.0.1",), use_cache=False, timeout=3.0, connect_ti
                   robots=False)  # requests are counted per hop here; robots.txt has tests/fetch/test_robots.py
 
 
-@pytest.fixture
-async def site(aiohttp_server: Any) -> Any:
-    web = HostileWeb()
-    server = await aiohttp_server(web.app)
-    web.base = f"http://127.0.0.1:{server.port}"  # type: ignore[attr-defined]
-    return web
-
-
 async def fetch(site: Any, path: str, config: FetchConfig = CFG, **kw: Any) -> Any:
     async with Fetcher(config, **kw) as fetcher:
         return (await fetcher.fetch(site.base + path, keep_body=True))
@@ -196,7 +188,6 @@ async def test_deferred_parsing_completes_to_the_same_pages(tmp_path: Any) -> No
     exactly the pages the fetch loop builds when it parses itself, sibling probe text included."""
     from dataclasses import replace
 
-    from hostile import HostileWeb
     from hostile_net import ServerThread
 
     from citecheck.config import FetchConfig

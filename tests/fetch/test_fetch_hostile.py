@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from hostile import HostileWeb, brotli_bomb, gzip_bomb
+from hostile import brotli_bomb, gzip_bomb
 from hostile_net import RawServer, endless_headers, long_body, reset_mid_body, short_body
 
 from citecheck.config import FetchConfig
@@ -19,14 +19,6 @@ pytestmark = pytest.mark.slow  # servers, subprocesses or many generated cases: 
 CFG = FetchConfig(allow=("127.0.0.1",), use_cache=False, timeout=1.5, connect_timeout=1.0, read_timeout=1.0,
                   retries=1, backoff=0.01, max_body=256 * 1024, max_decompressed=1024 * 1024, sibling_probe=False,
                   robots=False)  # the page's own transport is under test, not robots.txt (tests/fetch/test_robots.py)
-
-
-@pytest.fixture
-async def site(aiohttp_server: Any) -> Any:
-    web = HostileWeb()
-    server = await aiohttp_server(web.app)
-    web.base = f"http://127.0.0.1:{server.port}"  # type: ignore[attr-defined]
-    return web
 
 
 async def get(url: str, config: FetchConfig = CFG) -> tuple[FetchResult, float]:

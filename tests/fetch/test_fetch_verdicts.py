@@ -4,7 +4,6 @@ rest, and a run that finds no network says so, records nothing and exits 2."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,12 +18,6 @@ from citecheck.models import Hop, Outcome, Page
 pytestmark = pytest.mark.slow  # servers, subprocesses or many generated cases: the full suite, not the inner loop
 
 LINE = "network unavailable: 0 of 2 hosts reachable; no verdicts recorded"
-
-
-@pytest.fixture
-def web() -> Iterator[RawWeb]:
-    with RawWeb() as server:
-        yield server
 
 
 @pytest.fixture

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -106,6 +107,7 @@ def gone(*indexes: int) -> list[tuple[str, int]]:
 UP = [True] * len(HOSTS)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(world, min_size=1, max_size=6))
 @example([{"up": UP, "pages": LIVE, "found": {URLS[0], URLS[1]}},  # the highest ID retires, then a URL is added

@@ -122,6 +122,7 @@ async def test_redirects_and_canonical_fold_into_one_source(aiohttp_server: Any,
     assert entry.canonical_url == site.url("/stats/road-freight-2023")  # the declared rel=canonical, made absolute
 
 
+@pytest.mark.slow
 async def test_query_section_and_extraction_in_a_process_pool(aiohttp_server: Any, tmp_path: Path,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     site = await Site.start(aiohttp_server)

@@ -8,12 +8,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from test_harvest_cli import cli
 from test_harvest_merge import pages
 from test_harvest_servers import Restartable
 from test_harvest_site import Page
 
 from citecheck.fetch.cache import Cache
+
+pytestmark = pytest.mark.slow  # restartable servers, whole harvests: the full suite, not the inner loop
 
 
 def listing(tmp_path: Path, *entries: tuple[Restartable, str]) -> Path:

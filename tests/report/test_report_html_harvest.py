@@ -79,6 +79,7 @@ def test_deterministic_and_stamped_only_when_asked() -> None:
     assert "Generated 2026-11-29T14:00:00Z." in render_harvest_report({**result(), "generated_at": "2026-11-29T14:00:00Z"})
 
 
+@pytest.mark.slow
 @pytest.mark.browser
 @pytest.mark.skipif(chromium_path() is None, reason="chromium is not installed (run .ci/install-chromium.sh)")
 def test_harvest_report_in_the_browser(tmp_path: Path) -> None:

@@ -82,6 +82,7 @@ def test_the_fabricated_aws_url_carries_its_evidence() -> None:
     assert f'Wayback snapshot: <a class="ext" href="{SNAPSHOT}"' in page  # the rotted one gets its fix
 
 
+@pytest.mark.slow
 @pytest.mark.browser
 @pytest.mark.skipif(chromium_path() is None, reason="chromium is not installed (run .ci/install-chromium.sh)")
 def test_aws_evidence_is_one_click_from_the_findings_table(tmp_path: Path) -> None:

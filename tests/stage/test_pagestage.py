@@ -274,18 +274,6 @@ def test_worker_count_follows_the_usable_cores(monkeypatch: pytest.MonkeyPatch) 
         assert pagestage.worker_count() == workers
 
 
-def test_the_page_stage_does_not_import_the_http_stack() -> None:
-    """Workers import the page stage and the parser: not aiohttp (~0.25 s each)."""
-    code = ("import sys, citecheck._audit, citecheck.stage.pages, citecheck.fetch.facts, citecheck.support.claims\n"
-            "print('aiohttp' in sys.modules)\n"
-            "from citecheck.fetch import fetch_all\n"
-            "print('aiohttp' in sys.modules)\n"
-            "from citecheck.fetch.client import USER_AGENT, Fetcher, FetchResult\n"
-            "print('aiohttp' in sys.modules, Fetcher.__name__, FetchResult.__name__, USER_AGENT.split('/')[0])\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
-    assert out.stdout.split() == ["False", "False", "True", "Fetcher", "FetchResult", "citecheck"]
-
-
 def _page_rule(rule_id: str, check: Any) -> Any:
     from citecheck.engine.rule import RuleSpec
     from citecheck.engine.select import ActiveRule

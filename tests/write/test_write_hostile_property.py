@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
@@ -77,6 +78,7 @@ PROBE = ('---\nfirm: {name: Other, terms: [Zzzz]}\n---\n<!-- citecheck: disable=
          "Trucking moved 72.6% of freight [src-999] (see https://fabricated-trucking-stats.com/report).\n")
 
 
+@pytest.mark.slow
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=drafts(), hybrid=st.booleans())
 @example(case=(PROBE, True), hybrid=False)

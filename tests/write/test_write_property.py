@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from test_write_scanner import leaked
@@ -95,6 +96,7 @@ LONE_BACKTICK_BEFORE_A_FENCE = (
     "`https://www.sec.gov/Archives/edgar/data/1318605/000162828024002390/tsla-20231231.htm`")
 
 
+@pytest.mark.slow
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(draft=drafts, hybrid=st.booleans())
 @example(draft=LONE_BACKTICK_BEFORE_A_FENCE, hybrid=True)
