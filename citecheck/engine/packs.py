@@ -187,11 +187,15 @@ def _occurrence(memo: Any, options: Mapping[str, Any], prepared: Phrases | None 
         yield Hit(str(options["message"]).format(len(hits)), offset_location(text, loc, start), evidence=text[start:end])
 
 
-def _domain_list(link: Link, options: Mapping[str, Any]) -> Iterator[Hit]:
+def _domains(options: Mapping[str, Any]) -> frozenset[str]:
+    return frozenset(str(domain).lower().lstrip(".") for domain in options.get("domains", []))
+
+
+def _domain_list(link: Link, options: Mapping[str, Any], prepared: frozenset[str] | None = None) -> Iterator[Hit]:
     from citecheck.urls import domain_match, host_of
 
     host = host_of(link.url)
-    if domain_match(host, {str(domain).lower().lstrip(".") for domain in options.get("domains", [])}):
+    if domain_match(host, prepared if prepared is not None else _domains(options)):
         yield Hit(str(options["message"]).format(host), link.location, link.url, evidence=host)
 
 
@@ -223,5 +227,5 @@ _CHECKS: dict[str, Callable[..., Iterator[Hit]]] = {"existence": _existence, "su
            "domain-list": _domain_list, "phrase-list": _phrase_list, "title-pattern": _title_pattern}
 # what each check type compiles once from its options (the engine passes it as `prepared`)
 _PREPARE: dict[str, Callable[[Mapping[str, Any]], Any]] = {
-    "existence": _memo_phrases, "substitution": _swaps, "occurrence": _memo_phrases, "phrase-list": _page_phrases,
-    "title-pattern": _title_patterns}
+    "existence": _memo_phrases, "substitution": _swaps, "occurrence": _memo_phrases, "domain-list": _domains,
+    "phrase-list": _page_phrases, "title-pattern": _title_patterns}

@@ -26,6 +26,7 @@ rules:
   - {id: M903, name: few-musts, type: occurrence, message: '{} musts', tokens: [must], max: 1}
   - {id: M904, name: acronym, type: existence, message: 'acronym {}', tokens: ['AI'], case: true}
   - {id: H901, name: coming-soon, type: phrase-list, message: 'placeholder {}', phrases: [coming soon, '404', "don't have access"]}
+  - {id: U901, name: no-intranet, type: domain-list, message: 'intranet {}', domains: [.Corp.Example, intra.example]}
   - {id: H902, name: error-title, type: title-pattern, message: 'error title {}', patterns: ['not found', '^error']}
 """
 
@@ -33,7 +34,7 @@ rules:
 @pytest.fixture
 def engine(tmp_path: Path) -> Engine:
     (tmp_path / "house.yaml").write_text(PACK, encoding="utf-8")
-    return Engine(resolve(build_registry([str(tmp_path)]), build({"select": ["M9", "H9"]})))
+    return Engine(resolve(build_registry([str(tmp_path)]), build({"select": ["M9", "H9", "U9"]})))
 
 
 def _memo(engine: Engine, text: str) -> list[tuple[int, int, str, str, str]]:
@@ -78,8 +79,16 @@ def test_a_title_pattern_matches_the_folded_title_and_reports_it_as_written(engi
     assert _page(engine, "An error occurred", "") == []  # '^error' anchors at the start
 
 
+def test_a_domain_list_matches_hosts_under_its_domains(engine: Engine) -> None:
+    links = [Link(url, Location("m.md", n, 1), LinkKind.INLINE, "a") for n, url in enumerate(
+        ("https://wiki.corp.example/a", "https://corp.example.org/", "https://intra.example/", "https://xintra.example/"),
+        start=1)]
+    assert [(f.line, f.evidence) for f in engine.check_links(links, "m.md")] == [(1, "wiki.corp.example"),
+                                                                                (3, "intra.example")]
+
+
 def test_data_rules_are_prepared_once_and_travel_to_workers(engine: Engine) -> None:
-    assert all(rule.spec.prepare is not None for rule in engine.active if rule.spec.stage in ("memo", "page"))
+    assert all(rule.spec.prepare is not None for rule in engine.active if rule.spec.stage != "engine")
     phrases = next(rule for rule in engine.active if rule.spec.id == "M901").prepare()
     assert pickle.loads(pickle.dumps(phrases)).spans("a revolutionary idea") == [(2, 15, "revolutionary")]
 
