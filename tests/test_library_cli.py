@@ -1,9 +1,10 @@
 """The library is the product: `citecheck.audit()` and `citecheck audit` give the same findings and
 share their caches (a result the command stored serves the library's next call, and the other way
-round; both read one pack cache)."""
+round; both read one pack cache); `citecheck.write.write()` writes and reports what `citecheck write` does."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,8 @@ from click.testing import CliRunner
 import citecheck
 from citecheck import Caches, Config
 from citecheck.cli import main
+from citecheck.extract import load_corpus
+from citecheck.write import write
 
 
 def _memo(tmp_path: Path, base: str, extra: str = "") -> Path:
@@ -90,3 +93,23 @@ def test_both_read_one_pack_cache(tmp_path: Path) -> None:
     before = packs.path.read_bytes()
     citecheck.audit([str(memo)])
     assert packs.path.read_bytes() == before  # the library found every pack there: nothing new to keep
+
+
+def test_write_in_the_library_is_what_the_command_writes_and_reports(tmp_path: Path) -> None:
+    corpus = Path(__file__).resolve().parent.parent / "fixtures" / "write" / "corpus.json"
+    draft = "# Market\n\nRevenue rose 8% [src-001]. Share 28% [src-404]. See https://evil.example.com/x.\n"
+    (tmp_path / "draft.md").write_text(draft, encoding="utf-8")
+    packs = Path(os.environ["XDG_CACHE_HOME"]) / "citecheck" / "packs.json"
+    assert not packs.exists()
+    config = citecheck.load_config().with_overrides(ignore=("M008",))
+    written = write(draft, load_corpus(str(corpus)), path=str(tmp_path / "draft.md"), config=config)
+    assert packs.is_file()  # the library keeps the parsed packs where the command does
+    result = CliRunner().invoke(main, ["write", str(tmp_path / "draft.md"), "--corpus", str(corpus), "-o",
+                                       str(tmp_path / "memo.md"), "--ignore", "M008", "--format", "json"])
+    assert result.exit_code == 1, result.output
+    assert written.text == (tmp_path / "memo.md").read_text(encoding="utf-8")
+    payload = json.loads(result.stdout)
+    summary = written.report(str(tmp_path / "memo.md")).summary
+    assert [f.to_dict() for f in written.findings] == payload["findings"]
+    assert {k: v for k, v in summary.items() if k != "duration_s"} == \
+        {k: v for k, v in payload["summary"].items() if k != "duration_s"}

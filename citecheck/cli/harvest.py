@@ -8,14 +8,13 @@ from typing import Any
 
 import click
 
-from citecheck._util.atomic import atomic_write, refuse_same_file
+from citecheck._util.atomic import refuse_same_file
 from citecheck.cli.options import _split, build_config, config_options, fetch_options
 from citecheck.harvest import GATES, harvest, rejects_table, write_outputs
-from citecheck.harvest.merge import payload, write_table
-from citecheck.harvest.output import summary_lines
+from citecheck.harvest.merge import write_table
+from citecheck.harvest.output import summary_lines, write_review
 from citecheck.harvest.providers import NAMES
 from citecheck.harvest.transaction import corpus_lock, recover
-from citecheck.report.html_harvest import render_harvest_report
 
 
 @click.command(context_settings={"max_content_width": 100})
@@ -111,7 +110,7 @@ def command(outline: str | None, urls_file: str | None, query: str | None, bibs:
         if not dry_run:
             write_outputs(result, output, rejects_path=rejects_path, per_section_dir=per_section)
     if not dry_run and report_path:
-        atomic_write(report_path, render_harvest_report(review_data(result, output)))
+        write_review(result, report_path, output)
     rejects_table(result, sys.stderr)
     write_table(result.merge, sys.stderr, output)
     for line in summary_lines(result):
@@ -119,16 +118,3 @@ def command(outline: str | None, urls_file: str | None, query: str | None, bibs:
     if dry_run:
         click.echo("citecheck harvest: --dry-run: nothing written", err=True)
     sys.exit(result.exit_code)
-
-
-def review_data(result: Any, output: str) -> dict[str, Any]:
-    """The harvest result in the shape `render_harvest_report` reads (kept and rejected per section)."""
-    by_id = {s.id: s for s in result.corpus}
-    sections: dict[str, dict[str, list[Any]]] = {sid: {"kept": [by_id[i] for i in ids if i in by_id], "rejected": []}
-                                                 for sid, ids in result.sections.items()}
-    for reject in result.rejects:
-        data = reject.to_dict()
-        entry = {"url": data["url"], "title": data["search_title"], "findings": reject.findings,
-                 "reasons": [f"{r.get('rule', r.get('stage', ''))}: {r.get('message', '')}" for r in data["reasons"]]}
-        sections.setdefault(data["section"] or "(none)", {"kept": [], "rejected": []})["rejected"].append(entry)
-    return {"title": f"citecheck harvest: {output}", "sections": sections, "merge": payload(result.merge)}

@@ -7,22 +7,19 @@ import time
 
 import click
 
-from citecheck._audit import Report
 from citecheck._util.atomic import refuse_same_file
 from citecheck.cache.packs import PackCache
 from citecheck.cli.options import build_config, config_options
 from citecheck.cli.prompt import build_prompt, prompt_options, save
 from citecheck.engine.registry import build_registry
 from citecheck.errors import InputError
-from citecheck.extract import Inputs, load_corpus, read_text
+from citecheck.extract import load_corpus, read_text
 from citecheck.extract.bibliography import load_bibliographies
 from citecheck.models import Corpus
 from citecheck.report import CHOICES, ReportContext, available, pick, render
 from citecheck.report.gate import exit_code
-from citecheck.write.gate import WriteResult, write
+from citecheck.write.gate import NO_CORPUS, write
 from citecheck.write.llm import generate, llm_settings
-
-NO_CORPUS = "<no corpus>"  # a Pandoc draft gated against its bibliography only
 
 
 @click.command(context_settings={"max_content_width": 100})
@@ -103,7 +100,7 @@ def command(draft: str | None, corpus_path: str | None, bibliographies: tuple[st
         click.echo(result.text, nl=False)
     else:
         save(output, result.text)
-    report = _report(result, corpus, output, hybrid, strict, time.perf_counter() - started)
+    report = result.report(output, time.perf_counter() - started)
     payload = render(fmt, report.findings, report.summary, ReportContext(
         report, registry, color=report_path is None and (sys.stderr if to_stdout else sys.stdout).isatty()))
     if report_path:
@@ -134,16 +131,3 @@ def _stdin(max_bytes: int) -> str:
         return data.decode("utf-8-sig").replace("\r\n", "\n")
     except UnicodeDecodeError as err:
         raise InputError(f"<stdin>: invalid UTF-8 (byte 0x{data[err.start]:02x} at offset {err.start})") from None
-
-
-def _report(result: WriteResult, corpus: object, output: str, hybrid: bool, strict: bool, duration: float) -> Report:
-    corpora = [corpus] if getattr(corpus, "path", "") != NO_CORPUS else []
-    inputs = Inputs(documents=[result.document] if result.document else [], corpora=corpora)  # type: ignore[arg-type]
-    extra = {"mode": "hybrid" if hybrid else "strict" if strict else "report-only", "output": output,
-             "footnotes": len(result.citations), "removed_urls": len(result.violations) if strict else 0,
-             "unknown_ids": len(result.unknown_ids), "directives_removed": result.directives_removed,
-             **({"front_matter_removed": list(result.front_matter_removed)} if result.front_matter_removed else {})}
-    if result.cited_keys or result.unknown_keys:
-        extra.update(cited_keys=len(result.cited_keys), unknown_keys=len(result.unknown_keys))
-    return Report(result.findings, result.suppressed, inputs, crashed=result.crashed, duration=duration,
-                  extra_summary=extra)

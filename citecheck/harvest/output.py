@@ -1,17 +1,19 @@
 """Persisting a harvest (the edge): the corpus and its ID high-water mark, the rejects report,
-per-section corpora, and the rejects table on stderr. Every file is written atomically."""
+per-section corpora, the HTML review page, and the rejects table on stderr. Every file is written
+atomically."""
 from __future__ import annotations
 
 import json
 import re
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from citecheck._util.atomic import atomic_write
 from citecheck.checks.id_integrity import check as id_integrity
 from citecheck.errors import CorpusError
 from citecheck.harvest.corpus import render, write_corpus
 from citecheck.harvest.ids import registry_text
+from citecheck.harvest.merge import payload
 from citecheck.harvest.result import HarvestResult
 from citecheck.harvest.transaction import commit
 from citecheck.models import Corpus
@@ -77,3 +79,24 @@ def summary_lines(result: HarvestResult) -> list[str]:
 
 def _clean(text: str) -> str:
     return _CONTROL.sub("?", text)
+
+
+def write_review(result: HarvestResult, path: str | Path, corpus_path: str) -> None:
+    """The self-contained HTML review page (`citecheck harvest --report`): kept and rejected
+    candidates per section, and the merge."""
+    from citecheck.report.html_harvest import render_harvest_report
+
+    atomic_write(path, render_harvest_report(review_data(result, corpus_path)))
+
+
+def review_data(result: HarvestResult, output: str) -> dict[str, Any]:
+    """The harvest result in the shape `render_harvest_report` reads (kept and rejected per section)."""
+    by_id = {s.id: s for s in result.corpus}
+    sections: dict[str, dict[str, list[Any]]] = {sid: {"kept": [by_id[i] for i in ids if i in by_id], "rejected": []}
+                                                 for sid, ids in result.sections.items()}
+    for reject in result.rejects:
+        data = reject.to_dict()
+        entry = {"url": data["url"], "title": data["search_title"], "findings": reject.findings,
+                 "reasons": [f"{r.get('rule', r.get('stage', ''))}: {r.get('message', '')}" for r in data["reasons"]]}
+        sections.setdefault(data["section"] or "(none)", {"kept": [], "rejected": []})["rejected"].append(entry)
+    return {"title": f"citecheck harvest: {output}", "sections": sections, "merge": payload(result.merge)}

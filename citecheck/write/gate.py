@@ -24,7 +24,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from citecheck._audit import dedupe_findings
+from citecheck._audit import Report, dedupe_findings
+from citecheck.cache.packs import PackCache
 from citecheck.checks import draft_url, id_integrity
 from citecheck.config import Config, load_config
 from citecheck.engine.registry import Registry, build_registry
@@ -32,6 +33,7 @@ from citecheck.engine.rule import WriteRole
 from citecheck.engine.run import Engine, Memo
 from citecheck.engine.select import ActiveRule, resolve
 from citecheck.errors import CitecheckError, CorpusError
+from citecheck.extract import Inputs
 from citecheck.extract.markdown import extract_markdown
 from citecheck.models import Bibliography, Corpus, Document, Finding
 from citecheck.urltext.citations import render_block, split_block
@@ -46,6 +48,7 @@ from citecheck.write.pandoc import cite_keys
 from citecheck.write.rendered import fail_closed
 
 _MAX_PASSES = 5
+NO_CORPUS = "<no corpus>"  # the path of the empty corpus a Pandoc draft is gated with (its bibliography only)
 
 
 @dataclass(frozen=True)
@@ -74,6 +77,23 @@ class WriteResult:
     document: Document | None = None  # the draft as extracted (what the findings point into)
     directives_removed: int = 0  # `<!-- citecheck: … -->` directives taken out of the draft, never applied
     front_matter_removed: tuple[str, ...] = ()  # check-configuring front-matter keys kept out of the memo
+    corpus: Corpus | None = None  # the corpus it was gated against
+    strict: bool = True
+    hybrid: bool = False
+
+    def report(self, output: str = "", duration: float = 0.0) -> Report:
+        """The findings and the gate's summary as a `Report`, for the reporters (`citecheck write
+        --format`): mode, footnotes, removed URLs, unknown IDs and keys, what was taken out."""
+        corpora = [self.corpus] if self.corpus is not None and self.corpus.path != NO_CORPUS else []
+        inputs = Inputs(documents=[self.document] if self.document else [], corpora=corpora)
+        extra = {"mode": "hybrid" if self.hybrid else "strict" if self.strict else "report-only", "output": output,
+                 "footnotes": len(self.citations), "removed_urls": len(self.violations) if self.strict else 0,
+                 "unknown_ids": len(self.unknown_ids), "directives_removed": self.directives_removed,
+                 **({"front_matter_removed": list(self.front_matter_removed)} if self.front_matter_removed else {})}
+        if self.cited_keys or self.unknown_keys:
+            extra.update(cited_keys=len(self.cited_keys), unknown_keys=len(self.unknown_keys))
+        return Report(self.findings, self.suppressed, inputs, crashed=self.crashed, duration=duration,
+                      extra_summary=extra)
 
 
 def normalise_newlines(text: str) -> str:
@@ -123,10 +143,11 @@ def write(draft_text: str, corpus: Corpus, strict: bool = True, hybrid: bool = F
           config: Config | None = None, registry: Registry | None = None,
           bibliographies: tuple[Bibliography, ...] | None = None) -> WriteResult:
     """Gate a draft against a corpus and, for `[@key]` citations, its bibliographies: the memo text
-    and the findings (see the module docstring)."""
+    and the findings (see the module docstring). Without `registry`, the rules are built as
+    `citecheck write` builds them (the per-user pack cache, `citecheck.cache.packs`)."""
     usable(corpus)
     config = config or load_config()
-    registry = registry or build_registry(config.packs)
+    registry = registry or build_registry(config.packs, PackCache.default())
     draft_text, directives = strip_directives(normalise_newlines(draft_text))
     draft_text, configuring = drop_check_keys(draft_text)  # the memo never carries them
     keys = frozenset(e.key for bib in bibliographies for e in bib.entries) if bibliographies is not None else None
@@ -147,7 +168,8 @@ def write(draft_text: str, corpus: Corpus, strict: bool = True, hybrid: bool = F
         found += [engine.finding(rule, hit) for hit in draft_url.hits(document, out.violations)]
     # no directive is read: the draft's were removed above, and none may speak for the model
     return WriteResult(out.text, dedupe_findings(sorted(found)), [], out.violations, out.citations, out.unknown_ids,
-                       out.unknown_keys, out.cited_keys, engine.crashed, document, directives, tuple(configuring))
+                       out.unknown_keys, out.cited_keys, engine.crashed, document, directives, tuple(configuring),
+                       corpus=corpus, strict=strict, hybrid=hybrid)
 
 
 def usable(corpus: Corpus) -> None:
