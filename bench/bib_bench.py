@@ -14,6 +14,7 @@ Kinds (every real work in each, cycling through the styles; correct ones in ever
     python bench/bib_bench.py            # prints the table bench/README.md quotes
     python bench/bib_bench.py semanticscholar   # the same works known to that registry only, searched there
     python bench/bib_bench.py openalex          # (its loopback stand-in, tests/keyedfakes.py, with a test key)
+    python bench/bib_bench.py harvest           # harvest --bib of one .bib holding every kind: kept or rejected
 """
 from __future__ import annotations
 
@@ -152,8 +153,47 @@ def fake_works(only: str = "") -> list[Work]:
                  agency=KEYED[only][0] if only else "crossref" if w.doi else "arxiv-only") for w in WORKS]
 
 
+def harvest_main() -> None:
+    """`harvest --bib` of one .bib with every work in every kind (every third entry with its DOI): a
+    correct entry must pass the gate (become a source, or merge into the one its DOI already made),
+    every other must be a reject, with the reason it was caught by."""
+    import asyncio
+
+    from citecheck.harvest import harvest_async
+
+    registries = SearchingRegistries(fake_works())
+    with ServerThread(registries.app()) as thread, tempfile.TemporaryDirectory() as tmp:
+        registries.base = f"http://127.0.0.1:{thread.port}"
+        root = Path(tmp)
+        kinds: dict[str, str] = {}
+        entries = []
+        for k, kind in enumerate(KINDS):
+            pool = INVENTED if kind == "invented" else WORKS
+            for i, work in enumerate(pool):
+                key = f"{kind.replace('_', '')}{i}"
+                kinds[f"@{key}"] = kind
+                entries.append(bib_entry(key, perturb(kind, work, WORKS[(i + 7) % len(WORKS)]), with_id=(i + k) % 3 == 0))
+        (root / "refs.bib").write_text("".join(entries), encoding="utf-8")
+        pace = {name: [0.0, 2] for name in ("doi", "crossref", "crossref-polite", "datacite", "arxiv", "pubmed",
+                                            "crossref-search", "crossref-search-polite")}
+        config = build({"fetch": {"allow": [f"127.0.0.1:{thread.port}"], "cache": str(root / "c.sqlite"), "retries": 0},
+                        "scholarly": {"endpoints": registries.endpoints(), "pace": pace}})
+        result = asyncio.run(harvest_async(None, bibliographies=[str(root / "refs.bib")], config=config,
+                                           extract_workers=0, min_excerpt=0))
+    rejected = {r.found.candidate.query: r.reasons[0].rule or r.reasons[0].name for r in result.rejects}
+    print(f"{'kind':14} {'n':>4} {'kept':>5} {'rejected':>9}  by reason")
+    for kind in KINDS:
+        keys = [key for key, k in kinds.items() if k == kind]
+        reasons = Counter(rejected[key] for key in keys if key in rejected)
+        print(f"{kind:14} {len(keys):4} {len(keys) - sum(reasons.values()):5} {sum(reasons.values()):9}  {dict(reasons)}")
+    print(f"sources: {len(result.corpus)}; requests: {Counter(entry[0] for entry in registries.log)}")
+
+
 def main() -> None:
     only = sys.argv[1] if len(sys.argv) > 1 else ""
+    if only == "harvest":
+        harvest_main()
+        return
     if only and only not in KEYED:
         sys.exit(f"usage: bib_bench.py [{'|'.join(KEYED)}]")
     registries = KeyedRegistries(fake_works(only)) if only else SearchingRegistries(fake_works())
