@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from citecheck._util.safeload import LimitError, load_yaml, safe_loader
 from citecheck.checks._page import Phrases
-from citecheck.engine.rule import RuleSpec, validate
+from citecheck.engine.rule import RuleSpec, WriteRole, validate
 from citecheck.errors import PackError
 from citecheck.extract.positions import offset_location
 from citecheck.models import Gate, Hit, Link, Location, Severity, Verdict
@@ -132,7 +132,7 @@ def _data_rule(file: Path, index: int, entry: Any) -> RuleSpec:
     if ctype not in CHECK_TYPES:
         raise PackError(f"{where}: unknown check type {ctype!r} (one of {', '.join(CHECK_TYPES)})")
     options = {k: v for k, v in entry.items() if k not in ("id", "name", "type", "severity", "description", "verdict",
-                                                            "gate")}
+                                                            "gate", "write", "evidence")}
     stage = _STAGE_OF[ctype]
     try:
         spec = RuleSpec(id=str(entry["id"]), name=str(entry["name"]), stage=stage,
@@ -140,7 +140,8 @@ def _data_rule(file: Path, index: int, entry: Any) -> RuleSpec:
                         doc=str(entry.get("description", entry["message"])), check=_CHECKS[ctype],
                         defaults=options, origin=str(file), prepare=_PREPARE.get(ctype),
                         verdict=Verdict(entry.get("verdict", "memo" if stage == "memo" else "advisory")),
-                        gate=Gate(entry.get("gate", "severity")))
+                        gate=Gate(entry.get("gate", "severity")), write_role=WriteRole(entry.get("write", "runs")),
+                        evidence_label=str(entry.get("evidence", "")))
     except ValueError as err:
         raise PackError(f"{where}: {err}") from None
     validate(spec)

@@ -102,3 +102,25 @@ def test_folding_word_by_word_is_folding_the_whole_text(text: str) -> None:
 def test_spans_point_at_what_was_matched(text: str) -> None:
     for start, end, found in Phrases(["a b", "b.", "ab"], regex=False).spans(text):
         assert fold(text[start:end]) == found
+
+
+def test_a_data_rule_declares_its_part_in_write_and_its_evidence_label(tmp_path: Path) -> None:
+    from citecheck.errors import PackError
+    from citecheck.extract import load_corpus
+    from citecheck.report.html_evidence import finding_item
+    from citecheck.write import write
+
+    corpus = load_corpus(str(Path(__file__).resolve().parents[2] / "fixtures" / "write" / "corpus.json"))
+    rule = "  - {id: M905, name: no-tbd, type: existence, message: 'says {}', tokens: [TBD], evidence: Placeholder%s}\n"
+    for declared, runs in (("", False), (", write: contract", True)):
+        (tmp_path / "house.yaml").write_text("pack: house\nkind: rules\nrules:\n" + rule % declared, encoding="utf-8")
+        registry = build_registry([str(tmp_path)])
+        result = write("# Memo\n\nRevenue was TBD.\n", corpus, config=build({"ignore": ["M905", "M008"]}),
+                       registry=registry)
+        found = [f for f in result.findings if f.rule == "M905"]
+        assert [(f.line, f.evidence) for f in found] == ([(3, "TBD")] if runs else [])
+    assert '<span class="k">Placeholder:</span> <q>TBD</q>' in finding_item(found[0], registry)
+    (tmp_path / "house.yaml").write_text("pack: house\nkind: rules\nrules:\n" + rule % ", write: always",
+                                         encoding="utf-8")
+    with pytest.raises(PackError, match=r"house\.yaml"):
+        build_registry([str(tmp_path)])
