@@ -27,9 +27,14 @@ if TYPE_CHECKING:
     from citecheck.extract.bibliography import MemoBibliographies
     from citecheck.fetch import PageFetcher, Pages
     from citecheck.fetch.cache import FactCache
+    from citecheck.fetch.facts import Raw
     from citecheck.fetch.hosts import HostStats
     from citecheck.fetch.outage import Outage
+    from citecheck.models import Bibliography
     from citecheck.registries import Lookups
+    from citecheck.registries.stage import RegistryLookup
+    from citecheck.scholarly.references import Reference
+    from citecheck.score import WrittenReference
 
 CITEABLE_SCHEMES = ("http://", "https://")
 
@@ -110,7 +115,8 @@ class Report:
 
 async def audit_inputs(inputs: Inputs, config: Config, registry: Registry, *, online: bool = False,
                        corpus: Corpus | None = None, fetcher: PageFetcher | None = None,
-                       started: float | None = None, archive_check: bool = False, registries: Any = None,
+                       started: float | None = None, archive_check: bool = False,
+                       registries: RegistryLookup | None = None,
                        facts: FactCache | None = None, progress: bool = False) -> Report:
     """Fetch (when online) the pages and ask the scholarly registries, then `judge`.
 
@@ -144,7 +150,7 @@ async def audit_inputs(inputs: Inputs, config: Config, registry: Registry, *, on
         stage.add(url, Page(url, Outcome.EXCLUDED, error=EXCLUDED_BY_CONFIG))
     streamed: set[str] = set()
 
-    def take(url: str, page: Page, raw: Any = None) -> Page:
+    def take(url: str, page: Page, raw: Raw | None = None) -> Page:
         streamed.add(url)
         return stage.add(url, page, raw)
 
@@ -206,7 +212,7 @@ def _open_cache(config: Config) -> FactCache | None:
 def judge(inputs: Inputs, config: Config, registry: Registry, *, pages: Mapping[str, Page] | None = None,
           online: bool = False, corpus: Corpus | None = None, started: float | None = None,
           engine: Engine | None = None, stage: PageStage | None = None,
-          references: Mapping[str, tuple[Any, ...]] | None = None, lookups: Lookups | None = None,
+          references: Mapping[str, tuple[Reference, ...]] | None = None, lookups: Lookups | None = None,
           bibliographies: MemoBibliographies | None = None) -> Report:
     """Every active rule over the extracted inputs and the fetched pages: the link rules and most
     memo rules here, the page rules and M008 on the page stage (`stage`, which has the pages, or
@@ -301,7 +307,8 @@ def accepted_urls(pages: Mapping[str, Page], statuses: frozenset[int]) -> dict[s
             if page.status in statuses and page.outcome is not Outcome.OK and page.status is not None}
 
 
-def _written(references: Mapping[str, tuple[Any, ...]] | None, lookups: Lookups | None) -> dict[str, list[Any]]:
+def _written(references: Mapping[str, tuple[Reference, ...]] | None,
+             lookups: Lookups | None) -> dict[str, list[WrittenReference]]:
     """Each document's scholarly references that are not links, as score items."""
     from citecheck.score import WrittenReference
 
@@ -320,7 +327,7 @@ def _bibliographies(inputs: Inputs, config: Config) -> MemoBibliographies:
     return memo_bibliographies(inputs.documents, config.bibliography, config.max_file_size, inputs.bibliographies)
 
 
-def _of_memo(bibs: MemoBibliographies, path: str) -> tuple[Any, ...] | None:
+def _of_memo(bibs: MemoBibliographies, path: str) -> tuple[Bibliography, ...] | None:
     """A memo's bibliographies for its rules; None when it has none, or one could not be read."""
     if path in bibs.broken:
         return None

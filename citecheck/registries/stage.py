@@ -4,20 +4,28 @@ and registry requests together, and the summary. `citecheck._audit` calls it; th
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from citecheck.config import Config
-    from citecheck.engine.run import Engine
+    from citecheck.engine.run import Cited, Engine
     from citecheck.extract import Inputs
+    from citecheck.extract.bibliography import MemoBibliographies
     from citecheck.fetch import Pages
     from citecheck.fetch.cache import FactCache
     from citecheck.fetch.outage import Outage
+    from citecheck.models import Document
     from citecheck.registries.lookup import Lookups
+    from citecheck.scholarly.ids import Identifier
+    from citecheck.scholarly.references import Reference
+
+    # an async stand-in for the registries (tests): identifiers, config, cache -> what they said
+    RegistryLookup = Callable[[list[Identifier], Config, FactCache | None], Awaitable[Lookups]]
 
 
-def scholarly_references(inputs: Inputs, config: Config, engine: Engine, bibs: Any = None) -> dict[str, tuple[Any, ...]]:
+def scholarly_references(inputs: Inputs, config: Config, engine: Engine,
+                         bibs: MemoBibliographies | None = None) -> dict[str, tuple[Reference, ...]]:
     """Each document's and bibliography's scholarly references (docs/scholarly.md): identifiers, and
     reference items and entries without one (found by search), when a reference rule is active."""
     if not config.scholarly.enabled or not engine.by_stage.get("reference"):
@@ -31,7 +39,7 @@ def scholarly_references(inputs: Inputs, config: Config, engine: Engine, bibs: A
     return out
 
 
-def bibliography_documents(bibs: Any, inputs: Inputs) -> list[Any]:
+def bibliography_documents(bibs: MemoBibliographies | None, inputs: Inputs) -> list[Document]:
     """Each bibliography's URLs (`url`, `\\url{}` in `howpublished`/`note`, CSL `URL`) as a document of
     links only, so that they go through the link checks like a memo's (U rules; fetched and judged by
     the page rules online). Not the memo rules, not the score: entries are not memo citations. A DOI,
@@ -48,7 +56,8 @@ def bibliography_documents(bibs: Any, inputs: Inputs) -> list[Any]:
     return out
 
 
-async def lookup(identifiers: list[Any], config: Config, registries: Any, cache: FactCache | None) -> Lookups | None:
+async def lookup(identifiers: list[Identifier], config: Config, registries: RegistryLookup | None,
+                 cache: FactCache | None) -> Lookups | None:
     """The registries' answers for the run's identifiers (each asked once)."""
     if not identifiers:
         return None  # nothing to ask: the registry stack is never loaded
@@ -95,7 +104,7 @@ def store_facts(lookups: Lookups | None, config: Config, cache: FactCache | None
             own.close()
 
 
-def cited(refs: Iterable[Any], lookups: Lookups | None) -> list[Any]:
+def cited(refs: Iterable[Reference], lookups: Lookups | None) -> list[Cited]:
     """The references a registry answered for, as reference-stage subjects."""
     from citecheck.engine.run import Cited
 
@@ -107,7 +116,7 @@ def cited(refs: Iterable[Any], lookups: Lookups | None) -> list[Any]:
     return out
 
 
-def summary(references: Mapping[str, tuple[Any, ...]], lookups: Lookups) -> dict[str, Any]:
+def summary(references: Mapping[str, tuple[Reference, ...]], lookups: Lookups) -> dict[str, Any]:
     """How many references, identifiers, and what the registries said (for the summary)."""
     idents = {ref.identifier.key: ref.identifier for found in references.values() for ref in found}
     statuses = Counter(lookup.status.value for key in idents if (lookup := lookups.found.get(key)) is not None)
@@ -116,7 +125,7 @@ def summary(references: Mapping[str, tuple[Any, ...]], lookups: Lookups) -> dict
             "requests": len(lookups.replies)}
 
 
-def open_cache(config: Config) -> Any:
+def open_cache(config: Config) -> FactCache | None:
     """The fetch cache the registry facts live in (None: the run has none)."""
     if not config.fetch.use_cache:
         return None
