@@ -94,7 +94,9 @@ async def harvest_async(outline: Outline | str | Path | None = None, *, provider
 
             for name in names:
                 built[name] = build_provider(name, config.providers, entries=entries, fetch_html=fetch_html)
-            say(f"{len(plans)} sections, providers: {', '.join(names) or 'none (listed URLs only)'}")
+            files = len({e.bib.path for e in bib_entries})
+            say(f"{len(plans)} sections{f' and {files} bibliography file(s)' if files else ''}, providers: "
+                f"{', '.join(names) or 'none (listed URLs only)'}")
             searched = await search(plans, built, outline.limit if outline else DEFAULT_LIMIT)
             for error in searched.errors:
                 print(f"citecheck: warning: {error}", file=sys.stderr)
