@@ -19,7 +19,7 @@ a page, like a `--urls` line.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -66,8 +66,9 @@ def load(paths: Sequence[str], max_bytes: int, taken: Iterable[str] = ()) -> lis
     for bib in load_bibliographies(paths, max_bytes):
         section = _section_id(bib.path, used)
         used.add(section)
-        refs = {(r.location.line, r.location.column): r for r in bib_references(bib)}
-        out.extend(Entry(bib, e, refs.get((e.location.line, e.location.column)), section) for e in bib.entries)
+        for entry in bib.entries:  # one at a time: two entries may start on one line
+            found = bib_references(replace(bib, entries=(entry,)))
+            out.append(Entry(bib, entry, found[0] if found else None, section))
     return out
 
 

@@ -156,3 +156,14 @@ async def test_a_csl_json_bibliography_is_imported_too(fake: SearchingRegistries
     assert [(s.id, s.retrieval_query, s.extra["identifier"]) for s in result.corpus] == [
         ("src-001", "@he2016", "doi:10.1109/cvpr.2016.90")]
     assert [(r.found.candidate.query, r.reasons[0].rule) for r in result.rejects] == [("@ghost", "R005")]
+
+
+async def test_entries_on_one_line_each_keep_their_own_claim(fake: SearchingRegistries, tmp_path: Path) -> None:
+    (tmp_path / "refs.bib").write_text(
+        "@article{lstm, title = {Long Short-Term Memory}, author = {Hochreiter, Sepp}, year = 1997} "
+        "@article{ghost, title = {Neural Ocean Oracles for Quarterly Revenue Forecasting}, author = {Ghost, Casper}, "
+        "year = 2022}\n", encoding="utf-8")
+    result = await harvest_async(None, bibliographies=[str(tmp_path / "refs.bib")], config=config_for(fake, tmp_path),
+                                 extract_workers=0, min_excerpt=100)
+    assert [s.retrieval_query for s in result.corpus] == ["@lstm"]
+    assert [(r.found.candidate.query, r.reasons[0].rule) for r in result.rejects] == [("@ghost", "R005")]
