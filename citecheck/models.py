@@ -217,6 +217,8 @@ class Page:
     content_hash: str = ""
     content_length: int | None = None
     fetched_at: str = ""
+    wire_bytes: int | None = None  # body bytes read off the wire (None: no body was read, or not recorded)
+    body_bytes: int | None = None  # body bytes after decoding (what the caps let through)
     error: str = ""  # reason for a non-ok outcome (e.g. "nxdomain", "timeout", "rate-limited")
     elapsed_ms: float = 0.0
     meta: Mapping[str, str] = field(default_factory=dict)  # description, og:title, og:site_name, json-ld flags

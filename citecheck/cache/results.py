@@ -122,7 +122,7 @@ def run_key(files: Iterable[tuple[str, str]], config: Config, corpus: bytes | No
     digest = hashlib.sha256(code_digest().encode())
     digest.update(rules_digest(active).encode())
     digest.update(repr(config).encode())
-    digest.update(policy_key(config.fetch.allow, config.fetch.allow_private).encode())
+    digest.update(policy_key(config.fetch.allow, config.fetch.allow_private, config.fetch.headers).encode())
     for pack in config.packs:  # user packs: their content, not just their path
         path = Path(pack)
         if path.is_dir():
@@ -162,7 +162,7 @@ class ResultCache:
         if not fetch.use_cache or is_team_cache(fetch.cache):
             return None
         return cls(Path(fetch.cache) if fetch.cache else default_cache_path(), fetch.max_age_days,
-                   policy_key(fetch.allow, fetch.allow_private))
+                   policy_key(fetch.allow, fetch.allow_private, fetch.headers))
 
     def lookup(self, key: str) -> Cached | None:
         started = time.perf_counter()

@@ -103,7 +103,7 @@ def _from_cache(config: Any, output: str, report_path: str | None, csv_path: str
         raise UsageError("--from-cache reads the cache: drop --no-cache")
     if not is_team_cache(location) and not os.path.isfile(location or default_path()):
         raise InputError(f"{location or default_path()}: no cache there")  # reading one never creates one
-    with open_store(location, guard=Guard(config.fetch.allow, config.fetch.allow_private)) as cache:
+    with open_store(location, guard=Guard(config.fetch.allow, config.fetch.allow_private, headers=config.fetch.headers)) as cache:
         where = str(cache.path)
         facts = list(cache.every_fact())
         hidden = int(cache.stats().get("pages", 0)) - len(facts)

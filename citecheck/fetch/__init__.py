@@ -130,7 +130,7 @@ async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resol
                 # copies (the audit's page workers) then never holds every cached page's full facts.
                 step = CACHE_CHUNK if on_page is not None else max(1, len(askable))
                 for start in range(0, len(askable), step):
-                    hits = cache.get_many(askable[start:start + step], config.max_age_days)
+                    hits = await _robots_keep(opener, cache.get_many(askable[start:start + step], config.max_age_days))
                     bar.advance(len(hits))
                     for target, page in hits.items():
                         _record(pages, by_target[target], page, None, on_page, defer_parse)
@@ -146,6 +146,8 @@ async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resol
             async def one(target: str) -> None:
                 if flight is not None and target in allowed:  # a team cache: one runner fetches, the others take its facts
                     stored, result = await flight.run(target, lambda: fetcher.fetch_fresh(target, keep_body=keep_bodies))
+                    if stored is not None and not await _robots_keep(opener, {target: stored}):
+                        stored, result = None, await fetcher.fetch_fresh(target, keep_body=keep_bodies)
                     if result is None:
                         assert stored is not None
                         known.append(stored)
@@ -183,6 +185,19 @@ async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resol
     if cache is not None and pages.outage is None:  # an outage records nothing (nothing it saw is a fact)
         cache.put_many(pending)
     return pages
+
+
+async def _robots_keep(opener: Any, hits: dict[str, Page]) -> dict[str, Page]:
+    """The stored pages whose redirect hops robots.txt lets this run request: a walk through a hop
+    the run may not ask (it honours robots.txt now, or the hop's site disallows it now) is not this
+    run's fact; that URL is fetched, and its walk stops at the hop. The targets were asked already."""
+    if opener.robots is None:
+        return hits
+    hops = {target: [hop.url for hop in page.chain[1:]] for target, page in hits.items() if len(page.chain) > 1}
+    if not hops:
+        return hits
+    allowed = set(await opener.allowed(list(dict.fromkeys(url for urls in hops.values() for url in urls))))
+    return {target: page for target, page in hits.items() if all(url in allowed for url in hops.get(target, ()))}
 
 
 async def _within(seconds: float, jobs: list[Any], targets: list[str]) -> list[str]:
@@ -236,7 +251,7 @@ def open_cache(config: FetchConfig) -> FactCache | None:
     from citecheck.fetch.guard import Guard
 
     try:
-        return open_store(config.cache or None, guard=Guard(config.allow, config.allow_private, config.max_redirects))
+        return open_store(config.cache or None, guard=Guard.of(config))
     except InputError as err:
         print(f"citecheck: warning: {err}; fetching without a cache", file=sys.stderr)
         return None

@@ -29,7 +29,7 @@ import sqlite3
 import sys
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self, TypeVar
@@ -76,12 +76,12 @@ def cacheable(page: Page) -> bool:
     return fact_kind(page) is not None
 
 
-def policy_key(allow: Iterable[str] = (), allow_private: bool = False) -> str:
-    """'' for the strict default policy, else a digest of what the policy lets through."""
-    entries = sorted({entry.strip() for entry in allow})
-    if not entries and not allow_private:
-        return ""
-    return hashlib.sha256(json.dumps([entries, allow_private]).encode()).hexdigest()[:16]
+def policy_key(allow: Iterable[str] = (), allow_private: bool = False, headers: Mapping[str, Any] | None = None) -> str:
+    """'' for the strict default policy, else a digest of what the policy lets through and of the
+    per-host request headers it sends (an answer to a token is not an answer to a run without it)."""
+    sent = {str(h).lower(): {str(k).lower(): str(v) for k, v in vs.items()} for h, vs in (headers or {}).items() if vs}
+    key: list[Any] = [sorted({entry.strip() for entry in allow}), allow_private] + ([sent] if sent else [])
+    return "" if key == [[], False] else hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
 
 
 def encode(page: Page, kind: str, policy: str) -> dict[str, Any]:
@@ -124,6 +124,8 @@ class FactCache(ABC):
     def __init__(self, guard: Guard | None = None) -> None:
         self._guard_policy = guard
         self.policy = guard.key if guard is not None else ""
+        # rows it reads: the strict policy's and its own, only its own when it sends headers of its own
+        self.policies = (self.policy, self.policy) if guard is not None and guard.sends_headers else ("", self.policy)
 
     @abstractmethod
     def _rows(self, column: str, values: list[str], oldest: tuple[float, float]) -> Iterator[tuple[str, Page]]:
@@ -214,8 +216,8 @@ class FactCache(ABC):
             asked.setdefault(fact_key(url), []).append(url)
         found: dict[str, Page] = {}
         for key, page in self._rows("key", list(asked), oldest):
-            if page.chain and not self._policy().walks(page.chain):
-                continue  # a walk this run's policy would not make (`--max-redirects` lower now)
+            if not self._policy().holds(page):
+                continue  # not what this run would find: a walk it would not make, a body its caps read otherwise
             for url in asked[key]:
                 found[url] = page if page.url == url else replace(page, url=url)
         return found
@@ -304,15 +306,15 @@ class Cache(FactCache):
             marks = ",".join("?" * len(chunk))
             rows = self.conn.execute(
                 f"SELECT {column}, facts, text, html, sibling FROM pages WHERE {column} IN ({marks}) "
-                "AND policy IN ('', ?) AND ((kind = 'answer' AND fetched >= ?) OR (kind = 'nxdomain' AND fetched >= ?))",
-                [*chunk, self.policy, *oldest])
+                "AND policy IN (?, ?) AND ((kind = 'answer' AND fetched >= ?) OR (kind = 'nxdomain' AND fetched >= ?))",
+                [*chunk, *self.policies, *oldest])
             for value, *row in rows:
                 yield value, decode(*row)
 
     def _every_row(self) -> Iterator[tuple[float, str, Page]]:
         for fetched, kind, *row in self.conn.execute(
-                "SELECT fetched, kind, facts, text, html, sibling FROM pages WHERE policy IN ('', ?) ORDER BY url",
-                [self.policy]):
+                "SELECT fetched, kind, facts, text, html, sibling FROM pages WHERE policy IN (?, ?) ORDER BY url",
+                [*self.policies]):
             yield fetched, kind, decode(*row)
 
     def _write(self, rows: list[dict[str, Any]], pages: list[Page]) -> int:
@@ -336,7 +338,7 @@ class Cache(FactCache):
                 chunk = urls[start:start + 500]
                 marks = ",".join("?" * len(chunk))
                 out.update(self.conn.execute(f"SELECT url, fetched FROM pages WHERE url IN ({marks}) "
-                                                "AND policy IN ('', ?)", [*chunk, self.policy]))
+                                                "AND policy IN (?, ?)", [*chunk, *self.policies]))
             return out
         return self._guard(read, {}) if urls else {}
 

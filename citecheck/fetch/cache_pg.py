@@ -151,14 +151,14 @@ class PgCache(FactCache):
             return
         for value, *row in self._query(
                 f"SELECT {column}, facts, text, html, sibling FROM citecheck_pages WHERE {column} = ANY(%s) "
-                "AND policy IN ('', %s) AND ((kind = 'answer' AND fetched >= %s) OR (kind = 'nxdomain' AND fetched >= %s))",
-                [values, self.policy, *oldest]):
+                "AND policy IN (%s, %s) AND ((kind = 'answer' AND fetched >= %s) OR (kind = 'nxdomain' AND fetched >= %s))",
+                [values, *self.policies, *oldest]):
             yield value, decode(*row)
 
     def _every_row(self) -> Iterator[tuple[float, str, Page]]:
         for fetched, kind, *row in self._query(
-                "SELECT fetched, kind, facts, text, html, sibling FROM citecheck_pages WHERE policy IN ('', %s) "
-                "ORDER BY url", [self.policy]):
+                "SELECT fetched, kind, facts, text, html, sibling FROM citecheck_pages WHERE policy IN (%s, %s) "
+                "ORDER BY url", [*self.policies]):
             yield fetched, kind, decode(*row)
 
     def _write(self, rows: list[dict[str, Any]], pages: list[Page]) -> int:
@@ -251,8 +251,8 @@ class PgCache(FactCache):
     def fetched_at(self, urls: list[str]) -> dict[str, float]:
         if not urls:
             return {}
-        return dict(self._query("SELECT url, fetched FROM citecheck_pages WHERE url = ANY(%s) AND policy IN ('', %s)",
-                                [urls, self.policy]))  # type: ignore[arg-type]
+        return dict(self._query("SELECT url, fetched FROM citecheck_pages WHERE url = ANY(%s) AND policy IN (%s, %s)",
+                                [urls, *self.policies]))  # type: ignore[arg-type]
 
     def get_extras(self, kind: str, keys: list[str]) -> dict[str, dict[str, Any]]:
         if not keys:

@@ -57,7 +57,7 @@ class Fetcher:
         """`robots`: the run's robots.txt rules when the caller asked them already (`fetch.opener`)."""
         self.config = config
         self.defer_parse = defer_parse
-        self.guard = Guard(config.allow, config.allow_private, config.max_redirects)
+        self.guard = Guard.of(config)
         self.cache = cache
         # With a team cache the per-host budget counts every runner's requests (`fetch.hosts`); a
         # request keeps its shared slot at most its time budget (and the close of the connection).
@@ -155,7 +155,8 @@ class Fetcher:
     async def _walk(self, url: str, fetched_at: str, urgent: bool = False, robots: bool = True,
                     stored: Page | None = None) -> tuple[Page, bytes]:
         budget = _Budget(self.config.timeout, urgent)
-        conditional = conditional_headers(stored) if stored is not None else {}
+        # stored facts this run's policy would not have found (a body past its caps) are not revalidated
+        conditional = conditional_headers(stored) if stored is not None and self.guard.holds(stored) else {}
         at = fact_key(stored.chain[-1].url if stored.chain else stored.final_url or stored.url) \
             if stored is not None and conditional else ""  # the stored answer's URL: the one asked conditionally
         chain: list[Hop] = []
@@ -253,6 +254,7 @@ class Fetcher:
                 stats: Any) -> None:
         if reader is not None:
             answer.body = reader.data
+            answer.wire = reader.wire_bytes
             answer.error = reader.error or (classify(reader.exception) if reader.exception else "")
             answer.complete = not answer.error
             stats.wire_bytes += reader.wire_bytes

@@ -26,6 +26,7 @@ class Answer:
     body: bytes = b""
     error: str = ""
     complete: bool = False  # the body was read to its end
+    wire: int | None = None  # body bytes read off the wire (None: no body was read)
 
 
 def select_headers(raw: Mapping[str, str]) -> dict[str, str]:
@@ -73,7 +74,8 @@ def build_page(url: str, answer: Answer, chain: tuple[Hop, ...], fetched_at: str
                 headers=answer.headers, content_type=media_type(content_type), title=facts.title,
                 canonical=facts.canonical, text_sample=facts.text_sample, html_sample=facts.html_sample,
                 content_hash=facts.content_hash, content_length=_length(answer), fetched_at=fetched_at,
-                error=word, meta=facts.meta)
+                error=word, meta=facts.meta, wire_bytes=answer.wire,
+                body_bytes=len(answer.body) if answer.wire is not None else None)
 
 
 def _length(answer: Answer) -> int | None:

@@ -155,10 +155,22 @@ class Judge:
         hit = self._hits.pop(url, None)
         if hit is None and self.cache is not None and url not in self._looked_up:
             hit = self.cache.get(url, self.max_age)
-        if hit is not None:
+        if hit is not None and await self._hops_allowed(hit):
             self.fetch_log[url] = "cache"
             return hit, None
         return await self._fresh(url)
+
+    async def _hops_allowed(self, page: Page) -> bool:
+        """Whether robots.txt lets this run request every redirect hop of a stored walk (the URL
+        itself was asked by the robots gate): a walk through a hop it may not ask now is fetched
+        again, and stops there."""
+        robots = self.fetcher.robots
+        if robots is None:
+            return True
+        for hop in page.chain[1:]:
+            if not await robots.allows(hop.url):
+                return False
+        return True
 
     async def _recheck(self, url: str) -> tuple[Page, bytes | None]:
         """A corpus source, over the network: a conditional request when facts of any age are

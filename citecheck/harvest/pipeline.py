@@ -199,8 +199,7 @@ def _open_cache(config: Config) -> Any:
     try:
         from citecheck.fetch.guard import Guard
 
-        return open_store(config.fetch.cache or None, guard=Guard(config.fetch.allow, config.fetch.allow_private,
-                                                                         config.fetch.max_redirects))
+        return open_store(config.fetch.cache or None, guard=Guard.of(config.fetch))
     except InputError as err:
         print(f"citecheck: warning: {err}; harvesting without a cache", file=sys.stderr)
         return None
