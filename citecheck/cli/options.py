@@ -7,7 +7,8 @@ from typing import Any
 
 import click
 
-from citecheck.config import Config, ignored_warning, load_config
+from citecheck.config import Config, load_config
+from citecheck.config.trust import ignored_warning
 
 F = Callable[..., Any]
 

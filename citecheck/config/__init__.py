@@ -2,18 +2,16 @@
 `extends:` presets, strict validation (an unknown key or bad value is a one-line ConfigError).
 
 Where a file comes from decides what it may say. An *explicit* configuration — `--config FILE`,
-`$CITECHECK_CONFIG`, or the user's own `$XDG_CONFIG_HOME/citecheck/config.yaml` — may widen the
-network policy. A *discovered* one (found by walking up from the working directory, so possibly
-written into the audited tree by whoever wrote the memos) may only narrow it: its `fetch.allow`,
-`fetch.allow-private: true`, `fetch.headers`, `fetch.ignore-robots: true` (`robots: false`),
-`fetch.archive-url` and `fetch.cache` (the facts every verdict is computed from: a planted file could answer "200, title
-matches" for any URL) and a `scholarly.pace` faster than the registries' documented one are dropped
-and named in `Config.ignored`; its `scholarly.endpoints` are asked only where the run's own policy
-allows their host (`--allow`: a loopback mirror needs it anyway), else the public registries are, which the CLI reports in one
-warning line; the user config's values for them still apply beside it.
+`$CITECHECK_CONFIG`, or the user's own `$XDG_CONFIG_HOME/citecheck/config.yaml` — is honoured in
+full. A *discovered* one (found by walking up from the working directory, so possibly written into
+the audited tree by whoever wrote the memos) may only narrow the network policy and add to or
+tighten the checks: `citecheck.config.trust` lists what it may not say; those settings are the user
+config's (or the defaults) and are named in `Config.ignored`, which the CLI prints in one warning
+line. Its `scholarly.endpoints` are asked only where the run's own policy allows their host.
 
 Beside it: `registries` (the scholarly registries' endpoints and pace) and `urlpolicy` (`exclude-urls`,
-`--accept`). The `--allow` allowances are data the rules read too: `citecheck._util.allowlist`.
+`--accept`), and `trust` (what a discovered file may say). The `--allow` allowances are data the
+rules read too: `citecheck._util.allowlist`.
 """
 from __future__ import annotations
 
@@ -25,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from citecheck._util.safeload import LimitError, load_yaml
-from citecheck.config.registries import ScholarlyConfig, narrowed_scholarly, scholarly_config
+from citecheck.config.registries import ScholarlyConfig, scholarly_config
 from citecheck.config.urlpolicy import UrlExclusion, exclusions, parse_statuses
 from citecheck.errors import ConfigError
 
@@ -85,7 +83,7 @@ class Config:
     harvest: Mapping[str, Any] = field(default_factory=dict)
     write: Mapping[str, Any] = field(default_factory=dict)
     inline_directives: bool = True  # honour `<!-- citecheck: disable=… -->` in audited memos
-    ignored: tuple[str, ...] = ()  # policy keys a discovered config set and this run does not honour
+    ignored: tuple[str, ...] = ()  # what a discovered config said and this run does not honour (config.trust)
     bibliography: tuple[str, ...] = ()  # for memos whose front matter names none (Pandoc `[@key]` citations)
     scholarly: ScholarlyConfig = field(default_factory=ScholarlyConfig)
     exclude_urls: tuple[UrlExclusion, ...] = ()  # audit: URLs never fetched, each with its reason
@@ -140,30 +138,25 @@ def user_config_path() -> Path | None:
     return next((base / name for name in ("config.yaml", "config.yml") if (base / name).is_file()), None)
 
 
-# fetch keys that widen what a run may fetch or send: honoured only from an explicit configuration
-POLICY_KEYS = ("allow", "allow-private", "headers", "robots", "archive-url", "cache")
-
-
 def load_config(path: str | Path | None = None, *, search: bool = True) -> Config:
     """The given config file (else `$CITECHECK_CONFIG`), or the discovered one, or the user's own
-    config, or the defaults; a discovered file's network-widening keys are not honoured."""
+    config, or the defaults; what a discovered file may not say (`citecheck.config.trust`) is the
+    user config's (or the default) and named in `Config.ignored`."""
     explicit = path if path is not None else os.environ.get("CITECHECK_CONFIG") or None
     if explicit is not None:
-        return _load_file(explicit)
+        return _load_file(explicit)[0]
     user = user_config_path()
     found = discover() if search else None
     if found is None:
-        return _load_file(user) if user is not None else build({}, "")
-    config = _load_file(found, discovered=True)
-    if user is None:
-        return config
-    trusted = _load_file(user).fetch
-    return replace(config, fetch=replace(config.fetch, allow=trusted.allow, allow_private=trusted.allow_private,
-                                         headers=trusted.headers, robots=trusted.robots,
-                                         archive_url=trusted.archive_url, cache=trusted.cache))
+        return _load_file(user)[0] if user is not None else build({}, "")
+    from citecheck.config.trust import narrowed
+
+    config, raw = _load_file(found)
+    return narrowed(config, raw, _load_file(user)[0] if user is not None else build({}, ""))
 
 
-def _load_file(path: str | Path, discovered: bool = False) -> Config:
+def _load_file(path: str | Path) -> tuple[Config, dict[str, Any]]:
+    """The file's Config and the mapping it wrote."""
     file = Path(path)
     if not file.is_file():
         raise ConfigError(f"{file}: config file not found")
@@ -187,37 +180,7 @@ def _load_file(path: str | Path, discovered: bool = False) -> Config:
             raise ConfigError(f"{file}: {err}") from None
     if not isinstance(raw, dict):
         raise ConfigError(f"{file}:1: config must be a mapping")
-    config = build(raw, str(file), text)
-    fetch = raw.get("fetch")
-    return _narrowed(config, fetch if isinstance(fetch, dict) else {}) if discovered else config
-
-
-def _narrowed(config: Config, written: dict[str, Any]) -> Config:
-    """A discovered config without the fetch settings that would widen the network policy (named
-    as `written` spells them: `robots` or `ignore-robots`)."""
-    default = FetchConfig()
-    fetch = config.fetch
-    widened = {"allow": bool(fetch.allow), "allow-private": fetch.allow_private, "headers": bool(fetch.headers),
-               "robots": not fetch.robots, "archive-url": fetch.archive_url != default.archive_url,
-               "cache": bool(fetch.cache)}
-    spelled = {"robots": [k for k in ("robots", "ignore-robots") if k in written] or ["robots"]}
-    ignored = tuple(f"fetch.{name}" for key in POLICY_KEYS if widened[key] for name in spelled.get(key, [key]))
-    scholarly, ignored = narrowed_scholarly(config.scholarly, ignored)
-    if not ignored:
-        return config
-    return replace(config, ignored=ignored, scholarly=scholarly, fetch=replace(
-        fetch, allow=default.allow, allow_private=default.allow_private, headers=default.headers,
-        robots=default.robots, archive_url=default.archive_url, cache=default.cache))
-
-
-def ignored_warning(config: Config) -> str:
-    """The one warning line for the policy keys a discovered config set ('' when none)."""
-    if not config.ignored:
-        return ""
-    return (f"citecheck: {config.path}: {', '.join(config.ignored)} ignored: a configuration found by walking up "
-            "from the working directory may only narrow the network policy (give it with --config FILE, "
-            "$CITECHECK_CONFIG or ~/.config/citecheck/config.yaml, or on the command line: --allow, --header, "
-            "--cache)")
+    return build(raw, str(file), text), raw
 
 
 def build(raw: Mapping[str, Any], path: str = "", text: str = "") -> Config:

@@ -97,8 +97,8 @@ def test_exit_codes(cwd: Path, memo: str | None, code: int) -> None:
 def test_fail_on(cwd: Path, severity: str, fail_on: str | None, code: int) -> None:
     write(cwd / "memo.md", BAD)
     write(cwd / ".citecheck.yaml", f"rules:\n  U001: {severity}\n")
-    extra = ["--fail-on", fail_on] if fail_on else []
-    assert cli("audit", "memo.md", "--offline", *ONLY_U, *extra).exit_code == code
+    extra = ["--fail-on", fail_on] if fail_on else []  # explicit: a discovered config may not lower a severity
+    assert cli("audit", "memo.md", "--offline", "--config", ".citecheck.yaml", *ONLY_U, *extra).exit_code == code
 
 
 # -- selectors --------------------------------------------------------------------------------------------------
@@ -276,9 +276,11 @@ def test_config_is_found_upward_from_the_working_directory(cwd: Path, monkeypatc
     deep = cwd / "a" / "b"
     write(deep / "memo.md", BAD)
     monkeypatch.chdir(deep)
-    assert cli("audit", "memo.md", "--offline", *ONLY_U).exit_code == 0
+    found = cli("audit", "memo.md", "--offline", *ONLY_U)  # found, and not allowed to turn U001 off
+    assert found.exit_code == 1 and f"{cwd / '.citecheck.yaml'}: rules.U001.enabled ignored" in found.stderr
     (cwd / ".citecheck.yaml").unlink()
-    assert cli("audit", "memo.md", "--offline", *ONLY_U).exit_code == 1
+    result = cli("audit", "memo.md", "--offline", *ONLY_U)
+    assert result.exit_code == 1 and "ignored" not in result.stderr
 
 
 def test_nearest_config_wins(cwd: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -293,7 +295,9 @@ def test_tool_citecheck_in_pyproject(cwd: Path, monkeypatch: pytest.MonkeyPatch)
     write(cwd / "pyproject.toml", '[project]\nname = "memos"\n\n[tool.citecheck]\nignore = ["placeholder-domain"]\n')
     write(cwd / "docs" / "memo.md", BAD)
     monkeypatch.chdir(cwd / "docs")
-    _, payload = audit_json("memo.md")
+    _, payload = audit_json("memo.md")  # found; a discovered table may not ignore a rule
+    assert "U001" in rules_of(payload)
+    _, payload = audit_json("memo.md", "--config", "../pyproject.toml")
     assert "U001" not in rules_of(payload)
     write(cwd / "pyproject.toml", '[tool.citecheck]\nfail-on = "never"\n')
     assert_one_line_error(cli("audit", "memo.md", "--offline"), "pyproject.toml", "never")
@@ -309,10 +313,10 @@ def test_explicit_config_option(cwd: Path) -> None:
 def test_extends_strict_fails_on_warnings(cwd: Path) -> None:
     write(cwd / "memo.md", "https://example.com/x\n")
     write(cwd / ".citecheck.yaml", "rules: {U001: {severity: warning}}\n")
-    code, payload = audit_json("memo.md", *ONLY_U)
+    code, payload = audit_json("memo.md", "--config", ".citecheck.yaml", *ONLY_U)
     assert code == 0 and rules_of(payload) == ["U001"]
     write(cwd / ".citecheck.yaml", "extends: strict\nrules: {U001: {severity: warning}}\n")
-    result = cli("audit", "memo.md", "--offline", *ONLY_U)
+    result = cli("audit", "memo.md", "--offline", "--config", ".citecheck.yaml", *ONLY_U)
     assert result.exit_code == 1, result.output
     write(cwd / ".citecheck.yaml", "extends: lenient\n")
     assert_one_line_error(cli("audit", "memo.md", "--offline"), ".citecheck.yaml", "lenient")
@@ -439,6 +443,7 @@ def test_user_options_of_a_page_rule_are_still_checked_offline(cwd: Path) -> Non
     write(cwd / "m.md", "# memo\n")
     from citecheck.cli import main
 
-    result = CliRunner().invoke(main, ["audit", "--offline", "m.md"])
+    # explicit: a discovered config's rule options are ignored (it may not set them)
+    result = CliRunner().invoke(main, ["audit", "--offline", "m.md", "--config", ".citecheck.yaml"])
     assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.stderr
     assert "rule H003 (soft-404): cannot prepare its options" in result.stderr

@@ -131,5 +131,6 @@ def test_ignore_robots_is_a_config_key_and_a_discovered_one_is_ignored(tmp_path:
     result = CliRunner().invoke(main, ["audit", "--offline", str(tmp_path / ".citecheck.yaml")])
     assert [line for line in result.stderr.splitlines() if "ignored" in line] == [
         f"citecheck: {tmp_path / '.citecheck.yaml'}: fetch.ignore-robots ignored: a configuration found by walking up "
-        "from the working directory may only narrow the network policy (give it with --config FILE, "
-        "$CITECHECK_CONFIG or ~/.config/citecheck/config.yaml, or on the command line: --allow, --header, --cache)"]
+        "from the working directory may only narrow the network policy and add to or tighten the checks (give it with "
+        "--config FILE, $CITECHECK_CONFIG or ~/.config/citecheck/config.yaml, or on the command line: --allow, "
+        "--header, --cache, --ignore)"]

@@ -56,9 +56,10 @@ def repo(tmp_path_factory: pytest.TempPathFactory, site: str) -> Path:
     (path / "bad.md").write_text("# Acme\n\nRevenue doubled ([source](https://example.com/acme-report)).\n")
     (path / "ok.md").write_text(f"# Acme\n\nThe market grew ([report]({site}/reports/q3)).\n")
     (path / "dead.md").write_text(f"# Acme\n\nThe market grew ([report]({site}/gone/q3)).\n")
-    # the repository's own config may not widen the network policy (issue 26, item 3): its
-    # `fetch.allow` is ignored with a warning; the user's config (XDG_CONFIG_HOME) allows loopback
-    (path / ".citecheck.yaml").write_text("ignore: [U004]  # the test web lives on loopback\nfetch:\n  allow: [127.0.0.1]\n  no-cache: true\n")
+    # the repository's own config may not widen the network policy nor ignore a rule (issue 26): its
+    # `fetch.allow` and `ignore` are ignored with a warning; the user's config (XDG_CONFIG_HOME) allows
+    # loopback and ignores U004 (the test web lives on loopback)
+    (path / ".citecheck.yaml").write_text("ignore: [U004]\nfetch:\n  allow: [127.0.0.1]\n  no-cache: true\n")
     for cmd in (["git", "init", "-q"], ["git", "add", "."],
                 ["git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "memos"]):
         subprocess.run(cmd, cwd=path, check=True)
@@ -72,7 +73,7 @@ def _offline_env(home: Path) -> dict[str, str]:
     site_dirs = os.pathsep.join(site_module.getsitepackages())
     user = home / "xdg-config"  # the user's own config: the only place here that allows loopback
     (user / "citecheck").mkdir(parents=True, exist_ok=True)
-    (user / "citecheck" / "config.yaml").write_text("fetch:\n  allow: [127.0.0.1]\n")
+    (user / "citecheck" / "config.yaml").write_text("ignore: [U004]\nfetch:\n  allow: [127.0.0.1]\n")
     return {**os.environ, "PRE_COMMIT_HOME": str(home), "PIP_NO_INDEX": "1", "VIRTUALENV_SYSTEM_SITE_PACKAGES": "1",
             "PIP_NO_BUILD_ISOLATION": "0", "PYTHONPATH": site_dirs, "XDG_CONFIG_HOME": str(user)}
 

@@ -168,7 +168,7 @@ def test_bad_option_data_is_one_line_naming_the_rule_and_exit_2(tmp_path: Path, 
     monkeypatch.chdir(tmp_path)
     (tmp_path / ".citecheck.yaml").write_text("rules:\n  U001: {options: {allow: 5}}\n", encoding="utf-8")
     (tmp_path / "m.md").write_text("# memo\n", encoding="utf-8")
-    result = CliRunner().invoke(main, ["audit", "--offline", "m.md"])
+    result = CliRunner().invoke(main, ["audit", "--offline", "m.md", "--config", ".citecheck.yaml"])
     assert result.exit_code == 2
     assert result.stderr.count("\n") == 1
     assert "rule U001 (placeholder-domain): cannot prepare its options: TypeError" in result.stderr
