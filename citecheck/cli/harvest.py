@@ -42,12 +42,16 @@ from citecheck.harvest.transaction import corpus_lock, recover
               help="Main text a page needs to earn an ID (default 200; config harvest.min_excerpt).")
 @click.option("--dry-run", is_flag=True, help="Print the merge table and the rejects; write nothing.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
+@click.option("--deadline", type=click.FloatRange(0, 86_400), metavar="SECONDS",
+              help="Time for judging the candidates (default 900; config fetch.deadline): those not judged by then "
+                   "are rejected as unverifiable ('deadline'; a corpus source stays, stale), never get an ID and are "
+                   "never cached; what was fetched before is, so the next harvest resumes from the cache.")
 @config_options
 @fetch_options
 def command(outline: str | None, urls_file: str | None, query: str | None, bibs: tuple[str, ...],
             providers: tuple[str, ...], output: str,
             rejects_path: str | None, per_section: str | None, gate: str, report_path: str | None,
-            min_excerpt: int | None, dry_run: bool, quiet: bool, config_path: str | None,
+            min_excerpt: int | None, dry_run: bool, quiet: bool, deadline: float | None, config_path: str | None,
             select: tuple[str, ...], ignore: tuple[str, ...], rule_dirs: tuple[str, ...], **fetch: Any) -> None:
     """Search providers for sources, fetch and validate every result with the audit engine, and
     write only the ones that pass, each with a stable src-NNN ID.
@@ -100,7 +104,7 @@ def command(outline: str | None, urls_file: str | None, query: str | None, bibs:
     # the corpus (-o) is read and merged into on purpose; nothing else may name an input or another output
     refuse_same_file([("-o", output), ("--rejects", rejects_path), ("--report", report_path),
                       ("-o's ID registry", f"{output}.ids")], [outline, urls_file, config_path, *bibs])
-    config = build_config(config_path, select, ignore, rule_dirs, **fetch)
+    config = build_config(config_path, select, ignore, rule_dirs, **fetch).with_fetch(deadline=deadline)
     with corpus_lock(output):  # read, merge and write as one transaction
         if recover(output):
             click.echo(f"citecheck harvest: finished writing {output} and its .ids from an interrupted run's journal",

@@ -8,7 +8,6 @@ facts); new candidates may come from the cache within `--max-age`.
 """
 from __future__ import annotations
 
-import asyncio
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -26,6 +25,7 @@ from citecheck.fetch.outage import assess
 from citecheck.harvest import bibimport
 from citecheck.harvest.assemble import Run, assemble, existing_found
 from citecheck.harvest.corpus import load_existing
+from citecheck.harvest.deadline import judged_within
 from citecheck.harvest.gate import policy_from
 from citecheck.harvest.ids import IdBook
 from citecheck.harvest.judge import Judge
@@ -123,7 +123,8 @@ async def harvest_async(outline: Outline | str | Path | None = None, *, provider
             judge.prefetch([g[0].candidate.url for g in groups.values()])
             robots = RobotsGate(fetcher, engine, policy)
             try:
-                verdicts = await asyncio.gather(*(robots.judge(judge, g) for g in groups.values()))
+                verdicts = await judged_within(config.fetch.deadline, [robots.judge(judge, g) for g in groups.values()],
+                                               list(groups.values()))
             finally:
                 judge.flush()
     finally:
@@ -149,10 +150,12 @@ async def harvest_async(outline: Outline | str | Path | None = None, *, provider
                         registry_requests=len(replies),
                         from_cache=sum(v == "cache" for v in judge.fetch_log.values()),
                         revalidated=judge.revalidated,
+                        past_deadline=sum(1 for group in verdicts for v in group if v.page and v.page.error == "deadline"),
                         extracted=extractor.extracted, extracts_reused=judge.texts_reused,
                         duration_s=round(time.perf_counter() - started, 3))
+    late = f" ({result.stats['past_deadline']} not judged before --deadline)" if result.stats["past_deadline"] else ""
     say(f"fetched {result.stats['fetched']} ({result.stats['from_cache']} from the cache), kept {len(result.corpus)}, "
-        f"rejected {len(result.rejects)} in {result.stats['duration_s']} s")
+        f"rejected {len(result.rejects)}{late} in {result.stats['duration_s']} s")
     return result
 
 

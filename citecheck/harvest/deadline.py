@@ -1,0 +1,49 @@
+"""harvest's `--deadline`: the judging of candidates stops when the run's time is up.
+
+As in `audit` (`fetch.deadline`, default 900 s, for the whole fetch stage: here from the moment the
+candidates are known, after the searches, to the last verdict), a candidate whose judging had not
+ended by then is cancelled and gets a verdict that never earns an ID: a new
+candidate is rejected as unverifiable (`fetch-unverifiable`, evidence `deadline`), a corpus source
+is kept stale with its last good facts. Its page is never stored and says nothing about the
+network (`fetch.outage` skips it). What was fetched before the deadline is in the cache
+(`Judge.flush`), so the next harvest resumes from there.
+"""
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Sequence
+from dataclasses import replace
+
+from citecheck.fetch import past_deadline
+from citecheck.harvest.gate import outcome_reason
+from citecheck.harvest.judge import Verdict
+from citecheck.harvest.plan import Found
+
+
+async def judged_within(seconds: float, jobs: Sequence[Awaitable[list[Verdict]]],
+                        groups: Sequence[list[Found]]) -> list[list[Verdict]]:
+    """Each job's verdicts (one job per group), or the deadline's for the groups whose job had not
+    ended after `seconds`. A job that raises stops the others and the run, as `asyncio.gather` would."""
+    tasks = [asyncio.ensure_future(job) for job in jobs]
+    if not tasks:
+        return []
+    done, late = await asyncio.wait(tasks, timeout=max(0.0, seconds), return_when=asyncio.FIRST_EXCEPTION)
+    failed = next((t for t in done if not t.cancelled() and t.exception() is not None), None)
+    for task in late:
+        task.cancel()
+    if late:
+        await asyncio.gather(*late, return_exceptions=True)
+    if failed is not None:
+        raise failed.exception()  # type: ignore[misc]
+    return [unjudged(group, seconds) if task in late else task.result() for task, group in zip(tasks, groups, strict=True)]
+
+
+def unjudged(group: list[Found], deadline: float) -> list[Verdict]:
+    """The verdicts of candidates the run's deadline cut off: failed, unverifiable, never an ID."""
+    url = group[0].candidate.url
+    page = past_deadline(url, deadline)
+    reason = outcome_reason(page)
+    assert reason is not None  # an unverifiable outcome always has one
+    reason = replace(reason, message=f"{reason.message}: the run's --deadline ({deadline:g} s) passed before it "
+                                     "was judged")
+    return [Verdict(found, [reason], page=page) for found in group]
