@@ -11,7 +11,7 @@ import re
 from collections.abc import Collection
 from functools import lru_cache
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 if TYPE_CHECKING:
     from tldextract import TLDExtract
@@ -118,6 +118,7 @@ def _key(url: str) -> str:
 
     text = _with_scheme(_C0_EDGES.sub("", url.replace("\t", "").replace("\n", "").replace("\r", "")))
     try:
+        text = _idna2008_host(text)
         first = urlsplit(text)
         if first.netloc and first.scheme.lower() not in ("http", "https"):
             # the key drops the scheme and reads back as http: canonicalise the rest as http does
@@ -133,6 +134,26 @@ def _key(url: str) -> str:
     else:
         key = _network_key(parts.hostname or "", port, parts.path, parts.query)
     return _C0_EDGES.sub("", key)
+
+
+def _idna2008_host(text: str) -> str:
+    """`text` with a non-ASCII host spelled as its A-label under UTS #46 non-transitional processing
+    (IDNA 2008, what browsers and the fetcher's yarl ask for). w3lib's canonicalize_url encodes hosts
+    with Python's IDNA 2003 codec, which maps deviation characters away: `straße.de` became
+    `strasse.de`, another registrable name, and a corpus lookup took one for the other. A host the
+    idna library refuses is left to w3lib as before."""
+    parts = urlsplit(text)
+    userinfo, at, hostport = parts.netloc.rpartition("@")
+    if hostport.isascii():
+        return text
+    host, colon, port = hostport.rpartition(":") if hostport.rpartition(":")[2].isdigit() else (hostport, "", "")
+    import idna  # only a non-ASCII host needs its tables
+
+    try:
+        ascii_host = idna.encode(host.rstrip(".。．｡"), uts46=True).decode("ascii") + ("." if host[-1:] in ".。．｡" else "")
+    except (idna.IDNAError, UnicodeError):
+        return text
+    return urlunsplit(parts._replace(netloc=f"{userinfo}{at}{ascii_host}{colon}{port}"))
 
 
 def _with_scheme(text: str) -> str:
