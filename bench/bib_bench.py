@@ -36,7 +36,7 @@ from searchfakes import SearchingRegistries  # noqa: E402
 from citecheck import audit  # noqa: E402
 from citecheck.config import build  # noqa: E402
 
-STYLES = ("apa", "ieee", "chicago", "harvard", "footnote", "bib")
+STYLES = ("apa", "ieee", "chicago", "harvard", "footnote", "bib", "vancouver", "ama", "nature", "lncs", "acm", "mla")
 KINDS = ("correct", "wrong_authors", "placeholder", "wrong_year", "near_title", "invented")
 EXPECT = {"correct": set(), "wrong_authors": {"R002"}, "placeholder": {"R002"}, "wrong_year": {"R002"},
           "near_title": {"R002"}, "invented": {"R005"}}
@@ -89,6 +89,29 @@ def render(style: str, work: W, n: int) -> str:
         return f"{who} ({work.year}) {work.title}. *{work.venue}*."
     if style == "footnote":
         return f"[^r{n}]: {apa_names(work)} ({work.year}). {work.title}. {work.venue}."
+    if style in ("vancouver", "ama"):  # NLM/ICMJE and AMA: `Doe J, Roe RA. Title. J Abbrev. 2020;12(3):45-67.`
+        names = [f"{f} {''.join(p[0] for p in g.replace('-', ' ').replace('.', ' ').split())}".strip()
+                 for g, f in work.authors]
+        who = ", ".join(names[:6 if style == "vancouver" else 3]) + ", et al" if len(names) > 6 else ", ".join(names)
+        venue = f"*{work.venue}*" if style == "ama" else work.venue
+        return f"{n}. {who}. {work.title}. {venue}. {work.year};{n % 40 + 1}({n % 12 + 1}):{n * 7}-{n * 7 + 9}."
+    if style == "nature":  # `Doe, J., Roe, R. A. & Lee, K. Title. Journal 575, 1–5 (2019).`
+        names = [f"{f}, {initials(g)}".rstrip(", ") for g, f in work.authors]
+        who = f"{names[0]} et al." if len(names) > 5 else names[0] if len(names) == 1 else ", ".join(names[:-1]) + " & " + names[-1]
+        return f"{n}. {who if who.endswith('.') else who + '.'} {work.title}. *{work.venue}* **{n % 40 + 1}**, {n * 7}–{n * 7 + 9} ({work.year})."
+    if style == "lncs":  # Springer LNCS: `Doe, J., Roe, R.A.: Title. In: Venue, pp. 1–5 (2019)`
+        names = [f"{f}, {initials(g).replace(' ', '')}".rstrip(", ") for g, f in work.authors]
+        who = f"{names[0]}, et al." if len(names) > 3 else ", ".join(names)
+        return f"{n}. {who}: {work.title}. In: {work.venue}, pp. {n * 7}–{n * 7 + 9} ({work.year})"
+    if style == "acm":  # `Jane Doe and John Roe. 2019. Title. In Venue. 1–5.`
+        names = [f"{g} {f}".strip() for g, f in work.authors]
+        who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + (", and " if len(names) > 2 else " and ") + names[-1]
+        return f"[{n}] {who}. {work.year}. {work.title}. In *{work.venue}*. {n * 7}–{n * 7 + 9}."
+    if style == "mla":  # `Doe, Jane, and John Roe. "Title." Venue, vol. 5, 2019, pp. 1–5.`
+        first = f"{work.authors[0][1]}, {work.authors[0][0]}".rstrip(", ")
+        who = first if len(work.authors) == 1 else f"{first}, and {' '.join(work.authors[1]).strip()}" \
+            if len(work.authors) == 2 else f"{first}, et al"
+        return f'{n}. {who}. "{work.title.replace(chr(34), chr(39))}." *{work.venue}*, vol. {n % 40 + 1}, {work.year}, pp. {n * 7}–{n * 7 + 9}.'
     raise ValueError(style)
 
 
@@ -130,7 +153,7 @@ def build_inputs(root: Path) -> tuple[list[str], dict[tuple[str, int], tuple[str
                     lines = ["# Memo", "", " ".join(f"Claim {m}.[^r{m}]" for m in range(1, len(items) + 1)), ""]
                 where[(str(path), len(lines) + 1)] = (kind, style)
                 lines.append(render(style, cited, n))
-                if style in ("chicago", "harvard", "ieee", "footnote"):
+                if style not in ("apa",):
                     lines.append("")
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
         paths.append(str(path))

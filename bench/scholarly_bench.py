@@ -29,25 +29,36 @@ sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "bench"), str(ROOT)]
 from registryfakes import FakeRegistries, Work  # noqa: E402
 from scholarly_works import WORKS, W  # noqa: E402
 
-STYLES = ("apa", "ieee", "chicago", "harvard", "title-link", "author-year-link", "footnote")
+STYLES = ("apa", "ieee", "chicago", "harvard", "title-link", "author-year-link", "footnote", "vancouver", "ama", "nature",
+          "acm", "lncs", "mla")
+LINE_STYLES = ("apa", "ieee", "chicago", "harvard", "footnote", "vancouver", "ama", "nature", "acm", "lncs", "mla")
 PROSE = ("this paper", "a 2019 study", "the original paper", "recent work", "their follow-up", "here", "the preprint",
          "a widely cited analysis", "see the PDF", "as reported")
 KINDS = {  # kind → (rule expected, styles that claim the perturbed field)
     "fabricated-doi": ("R001", STYLES),
     "fabricated-arxiv": ("R001", STYLES),
-    "wrong-title": ("R002", ("apa", "ieee", "chicago", "harvard", "title-link", "footnote")),
-    "chimeric-title": ("R002", ("apa", "ieee", "chicago", "harvard", "title-link", "footnote")),
-    "near-miss-title": ("R002", ("apa", "ieee", "chicago", "harvard", "title-link", "footnote")),
-    "wrong-authors": ("R002", ("apa", "ieee", "chicago", "harvard", "author-year-link", "footnote")),
-    "placeholder-authors": ("R002", ("apa", "ieee", "chicago", "harvard", "author-year-link", "footnote")),
-    "wrong-first-author": ("R002", ("apa", "ieee", "chicago", "harvard", "author-year-link", "footnote")),
-    "wrong-year": ("R002", ("apa", "ieee", "chicago", "harvard", "author-year-link", "footnote")),
-    "future-year": ("R002", ("apa", "ieee", "chicago", "harvard", "author-year-link", "footnote")),
+    "wrong-title": ("R002", (*LINE_STYLES, "title-link")),
+    "chimeric-title": ("R002", (*LINE_STYLES, "title-link")),
+    "near-miss-title": ("R002", (*LINE_STYLES, "title-link")),
+    "wrong-authors": ("R002", (*LINE_STYLES, "author-year-link")),
+    "placeholder-authors": ("R002", (*LINE_STYLES, "author-year-link")),
+    "wrong-first-author": ("R002", (*LINE_STYLES, "author-year-link")),
+    "wrong-year": ("R002", (*LINE_STYLES, "author-year-link")),
+    "future-year": ("R002", (*LINE_STYLES, "author-year-link")),
     "retracted": ("R004", STYLES),
 }
-NEAR_MISS = {"Learning": "Training", "Networks": "Models", "Deep": "Large", "Language": "Vision", "Neural": "Sparse",
-             "Image": "Video", "Recognition": "Detection", "Models": "Agents", "learning": "training",
-             "networks": "models", "deep": "shallow", "the": "a", "of": "for", "with": "without"}
+# a near-miss title changes one content word: swapped for another (long or short) or one inserted. Stop-word
+# swaps ("of" for "for"), spelling variants and the like are benign variations of correct references (BENIGN)
+CONTENT_WORDS = ("Robust", "Efficient", "Scalable", "Sparse", "Global", "Local", "Hierarchical", "Adaptive", "Latent",
+                 "Causal", "Dynamic", "Bayesian", "Federated", "Multimodal", "Early", "Rapid", "Fast", "New", "Low",
+                 "Big", "Open", "Human", "Visual", "Temporal", "Clinical", "Mouse", "Protein", "Graph", "Video",
+                 "Speech", "Vision", "Training", "Agents", "Detection", "Design", "Control", "Memory", "Risk", "Cell",
+                 "Gene", "RNA", "Trade", "Policy", "Market", "Not", "Urban", "Legal", "Soil", "Ocean", "Tax")
+STOP_WORDS = ("of", "for", "in", "on", "the", "a", "with", "to", "from", "by")
+NOT_CONTENT = {*STOP_WORDS, "an", "and", "or", "as", "is", "are", "be", "its", "it", "via", "our", "we", "using", "through",
+               "have", "has", "into", "over", "under", "about", "between", "when", "what", "which", "where", "does", "there",
+               "than", "then", "also", "some", "more", "most", "very", "these", "those", "that", "this", "their", "based",
+               "within", "across", "among", "toward", "towards", "upon", "versus", "can", "why", "how"}
 
 
 def initials(given: str) -> str:
@@ -107,9 +118,40 @@ def cite(style: str, n: int, title: str, authors: list[tuple[str, str]], year: i
         fam = [f for _, f in authors]
         who = fam[0] if len(fam) == 1 else (f"{fam[0]} & {fam[1]}" if len(fam) == 2 else f"{fam[0]} et al.")
         return f"{n}. The effect holds ([{who}, {year}]({url}))."
+    vol, issue, page = rng.randint(1, 600), rng.randint(1, 12), rng.randint(1, 9000)
+    if style in ("vancouver", "ama"):
+        names = [f"{f} {squash(g)}".strip() for g, f in authors]
+        cut = 6 if style == "vancouver" else 3
+        who = ", ".join(names[:cut]) + ", et al" if len(names) > 6 else ", ".join(names)
+        where = text_id if rng.random() < 0.7 else url
+        journal = f"*{venue}*" if style == "ama" else venue
+        return f"{n}. {who}. {title}. {journal}. {year};{vol}({issue}):{page}-{page + 12}. {where}"
+    if style == "nature":
+        names = [f"{f}, {initials(g)}".strip(", ") for g, f in authors]
+        who = f"{names[0]} et al." if len(names) > 5 else (names[0] if len(names) == 1 else ", ".join(names[:-1]) + " & " + names[-1])
+        who += "" if who.endswith(".") else "."  # a group author: `Open Science Collaboration.`
+        return f"{n}. {who} {title}. *{venue}* **{vol}**, {page}–{page + 9} ({year}). {url}"
+    if style == "lncs":
+        names = [f"{f}, {initials(g).replace(' ', '')}".strip(", ") for g, f in authors]
+        who = f"{names[0]}, et al." if len(names) > 3 else ", ".join(names)
+        return f"{n}. {who.removesuffix('.') if not authors[-1][0] else who}: {title}. {venue} {vol}, {page}–{page + 9} ({year}). {url}"
+    if style == "acm":
+        names = [f"{g} {f}".strip() for g, f in authors]
+        who = names[0] if len(names) == 1 else (", ".join(names[:-1]) + (", and " if len(names) > 2 else " and ") + names[-1])
+        return f"[{n}] {who}. {year}. {title}. In *{venue}*. {page}–{page + 9}. {url}"
+    if style == "mla":
+        first = f"{authors[0][1]}, {authors[0][0]}".strip(", ")
+        who = first if len(authors) == 1 else (f"{first}, and {authors[1][0]} {authors[1][1]}".strip() if len(authors) == 2
+                                              else f"{first}, et al")
+        return f"{n}. {who}. \"{title}.\" *{venue}*, vol. {vol}, no. {issue}, {year}, pp. {page}–{page + 9}, {url}."
     names = [apa_name(g, f) for g, f in authors]
     who = names[0] + " et al." if len(names) > 2 else " & ".join(names)
     return f"[^{n}]: {who} ({year}). {title}. {venue}. {text_id}"
+
+
+def squash(given: str) -> str:
+    """Vancouver initials: 'Aidan N.' -> 'AN', 'Jean-Baptiste' -> 'JB'."""
+    return "".join(part[0] for part in given.replace("-", " ").replace(".", " ").split() if part[:1].isalpha())[:3]
 
 
 def variant(work: W, rng: random.Random) -> tuple[str, list[tuple[str, str]], int]:
@@ -120,6 +162,7 @@ def variant(work: W, rng: random.Random) -> tuple[str, list[tuple[str, str]], in
         title = sentence_case(title)
     elif roll < 0.4 and ": " in title:
         title = title.split(": ", 1)[0]
+    title = benign(title, rng)
     if rng.random() < 0.2:
         authors = [(strip_accents(g), strip_accents(f)) for g, f in authors]
     if rng.random() < 0.15:
@@ -143,14 +186,7 @@ def perturb(kind: str, work: W, other: W, rng: random.Random) -> tuple[str, list
         mine, theirs = title.split(), other.title.split()
         title = " ".join(mine[:max(2, len(mine) // 2)] + theirs[len(theirs) // 2:])
     elif kind == "near-miss-title":
-        words = title.split()
-        spots = [i for i, w in enumerate(words) if w.strip(":,") in NEAR_MISS]
-        if spots:
-            i = rng.choice(spots)
-            words[i] = words[i].replace(words[i].strip(":,"), NEAR_MISS[words[i].strip(":,")])
-        else:
-            words.insert(len(words) // 2, "Scalable")
-        title = " ".join(words)
+        title = near_miss(title, rng)
     elif kind == "wrong-authors":
         authors = list(other.authors)
     elif kind == "placeholder-authors":
@@ -162,6 +198,72 @@ def perturb(kind: str, work: W, other: W, rng: random.Random) -> tuple[str, list
     elif kind == "future-year":
         year = 2031
     return title, authors, year, url, text_id
+
+
+def near_miss(title: str, rng: random.Random) -> str:
+    """`title` with one content word swapped for another or one inserted (half each; a swap picks a
+    word that is no spelling variant of the one it replaces; one in six swaps reuses a word the
+    title has elsewhere)."""
+    from rapidfuzz import fuzz
+
+    words = title.split()
+    content = [i for i, w in enumerate(words) if w.strip(":,?.\"").isalpha() and len(w.strip(":,?.\"")) >= 3
+               and w.strip(":,?.\"").lower() not in NOT_CONTENT]
+    if not content:
+        return title + " Revisited"
+    at = rng.choice(content)
+    old = words[at].strip(":,?.\"")
+    if rng.random() < 0.5:
+        others = [words[i].strip(":,?.\"") for i in content if words[i].strip(":,?.\"").lower() != old.lower()]
+        pool = others if others and rng.random() < 1 / 6 else list(CONTENT_WORDS)
+        new = rng.choice([w for w in pool if w.lower() != old.lower() and fuzz.ratio(w.lower(), old.lower()) < 80]
+                         or ["Robust"])
+        new = new[:1].upper() + new[1:] if old[:1].isupper() else new[:1].lower() + new[1:]
+        words[at] = words[at].replace(old, new, 1)
+    else:
+        new = rng.choice(CONTENT_WORDS)
+        words.insert(at, new if words[at][:1].isupper() else new.lower())
+    return " ".join(words)
+
+
+BRITISH = (("ization", "isation"), ("izing", "ising"), ("ize", "ise"), ("yze", "yse"), ("eling", "elling"),
+           ("eled", "elled"), ("avior", "aviour"), ("olor", "olour"), ("enter", "entre"))
+NUMBERS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8",
+           "nine": "9", "ten": "10"}
+
+
+def benign(title: str, rng: random.Random) -> str:
+    """One more variation writers make in a correct title (or none): a stop word swapped, British for
+    American spelling, `&` for `and`, a hyphen dropped or spaced, "The" dropped, a trailing period, a
+    number written as a digit, an acronym in BibTeX braces."""
+    roll = rng.random()
+    words = title.split()
+    if roll < 0.06:
+        spots = [i for i, w in enumerate(words) if w.lower() in STOP_WORDS and i]
+        if spots:
+            i = rng.choice(spots)
+            pair = ("a", "the")
+            words[i] = ({"a": "the", "the": "a"}[words[i].lower()] if words[i].lower() in pair
+                        else rng.choice([w for w in STOP_WORDS if w != words[i].lower() and w not in pair]))
+        return " ".join(words)
+    if roll < 0.14:
+        for us, uk in BRITISH:
+            if any(us in w for w in words):
+                return " ".join(w.replace(us, uk) for w in words)
+        return title
+    if roll < 0.20:
+        return title.replace(" and ", " & ")
+    if roll < 0.28:
+        return " ".join(w.replace("-", rng.choice(("", " ")), 1) if "-" in w[1:-1] and w[0].isalpha() else w for w in words)
+    if roll < 0.32:
+        return title[4:] if title.startswith("The ") else title
+    if roll < 0.36:
+        return title if title.endswith(("?", ".")) else title + "."
+    if roll < 0.40:
+        return " ".join(NUMBERS.get(w.lower(), w) for w in words)
+    if roll < 0.44:
+        return " ".join(f"{{{w}}}" if len(w) > 1 and w.isupper() and w.isalpha() else w for w in words)
+    return title
 
 
 def build(rng: random.Random) -> tuple[dict[str, str], dict[tuple[str, int], tuple[str, str, str]]]:
@@ -255,8 +357,10 @@ def run(seed: int, misses: bool) -> dict[str, Any]:
                     print(f"FALSE ALARM {style}: {text[name][line - 1]}\n    {messages[(name, line)]}")
             continue
         total[kind] += 1
+        total[f"{kind}/{style}"] += 1
         if rule in got:
             caught[kind] += 1
+            caught[f"{kind}/{style}"] += 1
         elif misses:
             print(f"MISS {kind}/{style}: {text[name][line - 1]}\n    {messages.get((name, line))}")
     return {"caught": caught, "total": total, "alarms": alarms, "correct": correct, "requests": len(fake.log)}
@@ -276,8 +380,12 @@ def main() -> None:
     print(f"works: {len(WORKS)}; seeds: {args.seeds}; registry requests: {result['requests']}\n")
     print("| kind | references | caught | rate |\n| --- | --- | --- | --- |")
     for kind in KINDS:
-        n, c = result["total"][kind], result["caught"][kind]
+        n, c = result["total"][kind], result["caught"][kind]  # (per-style counts are keyed kind/style)
         print(f"| {kind} ({KINDS[kind][0]}) | {n} | {c} | {100 * c / n:.1f} % |")
+    print("\n| style | near-miss titles | caught | rate |\n| --- | --- | --- | --- |")
+    for style in KINDS["near-miss-title"][1]:
+        n, c = result["total"][f"near-miss-title/{style}"], result["caught"][f"near-miss-title/{style}"]
+        print(f"| {style} | {n} | {c} | {100 * c / max(n, 1):.1f} % |")
     print("\n| style | correct references | false alarms | rate |\n| --- | --- | --- | --- |")
     for style in (*STYLES, "prose"):
         n, a = result["correct"][style], result["alarms"][style]

@@ -4,10 +4,13 @@ A real DOI with another work's title or authors (a "hybrid" fabrication) is the 
 fabricated reference, and the hardest to see: the link works.
 
 The claim is read from the link text and the reference line (APA, IEEE, Chicago, Harvard,
-`[Title](https://doi.org/…)`, `[Author et al., 2022](…)`, footnotes with `doi:`; see
-docs/scholarly.md) and compared with the registry's record, only in the fields the memo states:
+Vancouver/AMA, Nature, Springer LNCS, ACM, MLA, `[Title](https://doi.org/…)`, `[Author et al.,
+2022](…)`, footnotes with `doi:`; see docs/scholarly.md) and compared with the registry's record,
+only in the fields the memo states:
 - title: the same after folding case, accents, punctuation, LaTeX and markup, within a rapidfuzz
-  ratio of `title_ratio` of any of the record's titles, with or without the subtitle;
+  ratio of `title_ratio` of any of the record's titles, with or without the subtitle, and no
+  content word swapped or inserted (a stop word, a spelling variant, a hyphen or a number written
+  out is not one);
 - authors: each claimed surname is one of the record's authors; placeholder names ("John Doe") never pass;
 - year: within `year_tolerance` of a year the record gives (print, online, versions), and not in the future.
 The evidence names the field and shows the record's value; the fix is the record's citation. The
@@ -17,6 +20,8 @@ when the title and the authors are both contradicted (a real identifier under an
 Failing example (the DOI's record is "Deep Residual Learning for Image Recognition", He et al., 2016):
 
     1. Smith, J. (2019). A survey of everything. https://doi.org/10.1109/CVPR.2016.90
+
+    2. He K, Zhang X, Ren S, Sun J. Deep residual learning for video recognition. Proc CVPR. 2016. doi:10.1109/CVPR.2016.90
 
 Passing example:
 

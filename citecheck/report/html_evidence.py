@@ -120,10 +120,10 @@ def _page_facts(page: Page) -> list[tuple[str, str]]:
         out.append(("Page title", f"<q>{esc(page.title)}</q>"))
     if page.content_type:
         out.append(("Content type", esc(page.content_type)))
-    if page.snapshot_url:
-        snapshot = page.snapshot_url
+    snapshot = str(getattr(page, "snapshot_url", "") or "")
+    if snapshot:
         out.append(("Archived copy", link_or_text(snapshot, "Wayback snapshot") + f" <code>{esc(snapshot)}</code>"))
-    elif page.archived is False:
+    elif getattr(page, "archived", None) is False:
         out.append(("Archived copy", "none: the Wayback Machine has no snapshot"))
     if page.fetched_at:
         out.append(("Fetched at", esc(page.fetched_at)))

@@ -6,6 +6,10 @@ Heuristics, in order (docs/scholarly.md lists them with their limits):
 - a quoted title (“…” or "…": IEEE, Chicago, MLA) → title; authors before it, year in brackets or after;
 - `Authors (Year). Title.` / `Authors (Year) Title.` / `Authors. Year. Title.` (APA, Harvard, Chicago
   author-date) → authors, year, and the sentence after the year as title (an italic one when it opens);
+- an author list in front, without a year after it: Vancouver/ICMJE/NLM and AMA (`Doe J, Roe RA, et
+  al. Title. J Abbrev. 2020;12(3):45-67.`), Nature (`Doe, J., Roe, R. A. & Lee, K. Title. Nature 575,
+  1–5 (2019).`, `Doe, J. et al. Title.`), Springer LNCS (`Doe, J., Roe, R.: Title. In: Venue, pp. 1–5
+  (2019)`) → authors, the sentence after them as title, the next one as venue, the last year;
 - link text that reads as a title (Title Case, or four or more words that do not start like a
   description: "the original paper") → title.
 A field the memo does not state is left empty and never compared.
@@ -30,6 +34,23 @@ _ITALIC = re.compile(r"^(?:\*{1,2}|_{1,2})(?P<title>[^*_]{4,400}?)(?:\*{1,2}|_{1
 _ET_AL = re.compile(r",?\s*\b(?:et\s+al\.?|and\s+others|et\s+alii)", re.IGNORECASE)
 _SPLIT = re.compile(r"\s*;\s*|\s*,?\s*&\s*|\s*,?\s+and\s+|\s*,?\s+und\s+|\s*,?\s+y\s+")
 
+# Vancouver/AMA: `van der Maaten L`, `García-Pérez MA` (family name, then one to three capital initials)
+_PARTICLES = frozenset({"van", "von", "de", "der", "den", "da", "di", "del", "della", "la", "le", "du", "dos", "das",
+                        "ter", "ten", "al", "el", "bin", "ibn", "y", "zu", "af"})
+_NAME = r"[^\W\d_][\w'’\-]*(?:\s+[^\W\d_][\w'’\-]*){0,3}?"
+_VANCOUVER = re.compile(rf"(?P<name>{_NAME})\s+(?P<ini>[A-Z]{{1,3}})(?=[,.]|\s+et\s+al\b)")
+# Nature/LNCS: `Maaten, L. van der` is rare; `Doe, J.`, `Roe, R. A.`, `Pouget-Abadie, J.-B.`, `Kaiser, Ł.`
+_NATURE = re.compile(rf"(?P<name>{_NAME}),\s+(?P<ini>[A-ZÀ-ÞŁ][a-z]?\.(?:\s?-?\s?[A-ZÀ-ÞŁ][a-z]?\.)*)")
+# a group author alone: `Open Science Collaboration.`, `ATLAS Collaboration:`, `World Health Organization.`
+_GROUP = re.compile(r"(?P<name>(?:[A-Z][\w&'’\-]*\s+(?:(?:of|for|on|and|the)\s+)?){0,6}(?:Collaboration|Consortium|"
+                    r"Collaborators|Group|Committee|Organi[sz]ation|Association|Society|Institute|Council|Agency|Team|"
+                    r"Project|Network|Initiative|Investigators|Task Force|Panel|Commission|Foundation|Alliance|Board)s?)"
+                    r"(?=[.,:&]|\s+et\s+al\b|\s+&)")
+_AUTHOR_SEP = re.compile(r",?\s+(?:&|and)\s+|,\s+")
+_ET_AL_END = re.compile(r",?\s+et\s+al\.?")
+# a bracketed note after a title: NLM's `[Internet]` and `[cited 2021 Jan 5]`, APA's `[Data set]`, `[Preprint]`,
+# `[Doctoral dissertation, …]`, a translated title; never part of the work's title (or its year)
+_BRACKETED = re.compile(r"\s*\[(?![\^@])[^\[\]]{1,80}\](?!\()")
 _IDENTIFIER_TEXT = re.compile(r"\b10\.\d{4,9}/|\barxiv:|\bpmid\b|\bdoi\b|\bisbn\b", re.IGNORECASE)
 _DESCRIPTIVE = frozenset({"the", "this", "that", "these", "those", "our", "their", "his", "her", "its", "see",
                           "here", "recent", "original", "paper", "study", "article", "preprint", "link", "source",
@@ -44,7 +65,9 @@ def link_claim(text: str, title_like_only: bool = True) -> Claim:
     if not text or "://" in text or _IDENTIFIER_TEXT.search(text):
         return Claim(source=text)  # a link text naming the identifier or a URL (a badge) claims nothing about the work
     found = _AUTHOR_YEAR.match(text)
-    if found and len(found.group("who").split()) <= 6:
+    if found and len(found.group("who").split()) <= 6 and all(  # names are capitalised: not 'Global cancer statistics 2018'
+            w[:1].isupper() or w.lower().strip(".") in _PARTICLES | {"et", "al", "and", "&"}
+            for w in found.group("who").split()):
         authors, et_al = split_authors(found.group("who"))
         return Claim(authors=tuple(authors), et_al=et_al, year=int(found.group("year")), source=text)
     if looks_like_title(text, strict=title_like_only):
@@ -80,6 +103,15 @@ def reference_claim(text: str) -> Claim:
     if lead and _name_like(lead.group("who") or lead.group("who2")) and (
             quoted is None or (lead.start("year") if lead.group("year") else lead.start("year2")) < quoted.start()):
         quoted = None  # APA/Harvard: the year comes first; a quoted phrase is part of the title
+    head = None if lead and _name_like(lead.group("who") or lead.group("who2")) else _author_head(text)
+    if head is not None and (quoted is None or quoted.start() > head[2]):
+        authors, et_al, start = head
+        rest = text[start:].lstrip()
+        title = _sentence(rest)
+        after = rest[len(title):].lstrip(" .?*_")
+        if len(title.split()) >= 2:
+            return Claim(title=title, authors=tuple(authors), et_al=et_al, year=_last_year(after), source=text,
+                         venue=_venue(after))
     if quoted:
         before, after = text[:quoted.start()], text[quoted.end():]
         year = _year_in(before) or _last_year(after)
@@ -98,10 +130,69 @@ def reference_claim(text: str) -> Claim:
     return Claim(year=_last_year(text), source=text)
 
 
+def _author_head(text: str) -> tuple[list[str], bool, int] | None:
+    """The author list that opens a Vancouver/AMA, Nature or LNCS line: (authors, et al., where the
+    title starts), or None when the line does not open with one.
+
+    Every name must be a family name (capitalised; lower-case particles allowed) followed by its
+    initials, the list must end in a full stop (Vancouver), the last initial's full stop (Nature) or a
+    colon (LNCS), and a separator must be followed by another author: a line that merely starts
+    with a capitalised phrase is not read as authors."""
+    for pattern in (_VANCOUVER, _NATURE):
+        authors: list[str] = []
+        pos = 0
+        while True:
+            found = pattern.match(text, pos)
+            if found is not None and _family_like(found.group("name")):
+                authors.append(f"{found.group('name')} {found.group('ini')}" if pattern is _VANCOUVER
+                               else f"{found.group('name')}, {found.group('ini')}")
+            elif (found := _GROUP.match(text, pos)) is not None:  # `ATLAS Collaboration`, alone or first
+                authors.append(found.group("name"))
+            else:
+                break
+            pos = found.end()
+            et_al = _ET_AL_END.match(text, pos)
+            if et_al:
+                tail = re.match(r"\.?\s*:?\s+", text[et_al.end():])
+                return (authors, True, et_al.end() + tail.end()) if tail else None
+            sep = _AUTHOR_SEP.match(text, pos)
+            after = pattern.match(text, sep.end()) if sep else None
+            if sep and ((after and _family_like(after.group("name"))) or _GROUP.match(text, sep.end())):
+                pos = sep.end()
+                continue
+            group = not found.groupdict().get("ini")
+            tail = re.match(r"\.\s+|\s*:\s+" if group else r"\.\s+" if pattern is _VANCOUVER else r"\s*:\s+|\s+",
+                            text[pos:])
+            start = pos + tail.end() if tail else -1
+            opener = text[start:start + 1] if tail else ""
+            if opener and (opener.isupper() or opener.isdigit() or opener in "\"“*_'‘[$"):
+                return authors, False, start
+            break
+    return None
+
+
+def _family_like(name: str) -> bool:
+    """A family name as written in an author list: one to four words, the last capitalised, the
+    others capitalised or particles (`van der`)."""
+    words = name.split()
+    return (0 < len(words) <= 4 and words[-1][:1].isupper()
+            and all(w[:1].isupper() or w.lower() in _PARTICLES for w in words)
+            and not any(w.lower() in ("et", "al", "and", "in") for w in words))
+
+
+def _venue(after: str) -> str:
+    """The venue that follows a title: up to its volume, pages or year (`J Abbrev. 2020;12(3)`,
+    `Nature 575, 1–5 (2019)`, `In: Proc. CVPR, pp. 1–5 (2016)`)."""
+    after = re.sub(r"^(?:in:?\s+)", "", after.strip(" .*_"), flags=re.IGNORECASE)
+    cut = re.split(rf"[.;,]?\s*(?:\(?\b{YEAR}\b|\d+\s*[(:,;–-]|\d+$|vol\.|pp?\.\s)", after, maxsplit=1)[0]
+    return cut.strip(" .,;*_")[:200]
+
+
 def _clean(text: str) -> str:
     text = re.sub(r"^\s*(?:[-*+]\s+|\d{1,3}[.)]\s+|\[\^?[\w\-]+\]:?\s*|\(\d{1,3}\)\s+)", "", text)
     text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)  # a Markdown link reads as its text
     text = re.sub(r"<[^>]{1,200}>", " ", text)
+    text = _BRACKETED.sub("", text)
     return " ".join(plain(text).split()) if "\\" in text or "$" in text else " ".join(text.split())
 
 
@@ -111,7 +202,7 @@ def _sentence(rest: str) -> str:
     if italic:
         return italic.group("title").strip(" .")
     # the first full stop that ends a word of two or more letters (not an initial such as 'U.S.')
-    found = re.match(r"(.{2,400}?(?:[^\s.]{2}|[0-9\])\"”?!]))(?:\.\s|\.$|$|\?\s)", rest)
+    found = re.match(r"(.{2,400}?(?:[^\s.]{2}|[0-9\])\"”?!]))(?:\.+\s|\.+$|$|\?\s)", rest)
     title = (found.group(1) if found else rest).strip(" .*_")
     if rest[len(title):len(title) + 1] == "?":
         title += "?"
@@ -124,7 +215,8 @@ def _year_in(text: str) -> int | None:
 
 
 def _last_year(text: str) -> int | None:
-    found = re.findall(rf"(?<![\d.\-/])({YEAR})[a-z]?(?![\d/\-])", text)
+    """The last year in `text` that is not part of a page range or a page number (`pp. 1627–1636`)."""
+    found = re.findall(rf"(?<![\d.\-/–—])(?<!pp\. )(?<!p\. )({YEAR})[a-z]?(?![\d/\-–—])", text)
     return int(found[-1]) if found else None
 
 

@@ -110,6 +110,7 @@ class Claim:
     et_al: bool = False
     year: int | None = None
     source: str = field(default="", compare=False)  # the text the claim was read from
+    venue: str = field(default="", compare=False)  # the journal or proceedings named (shown, not compared)
 
     @property
     def empty(self) -> bool:
