@@ -1,5 +1,5 @@
 """The layers DESIGN.md draws, kept true: no import cycle between citecheck's top-level units, rules
-that import nothing above them, `__version__` without the audit stack, modules of a readable size.
+that import nothing above them, the public API at the top, modules of a readable size.
 (`lint-imports` checks the same layer contract in CI from setup.cfg; this test also runs it.)"""
 from __future__ import annotations
 
@@ -71,17 +71,10 @@ def test_checks_import_nothing_above_them(graph: grimp.ImportGraph) -> None:
     assert not bad, f"checks/ imports upward: {bad[:5]}"
 
 
-def test_version_imports_without_the_audit_stack() -> None:
-    code = ("import sys; from citecheck import __version__; "
-            "heavy = sorted(m for m in sys.modules if m.split('.')[1:2] and m.split('.')[1] in "
-            "{'_api', '_audit', 'fetch', 'engine', 'checks', 'write', 'harvest', 'report'} and m.startswith('citecheck.')); "
-            "print(__version__); assert not heavy, heavy; assert 'aiohttp' not in sys.modules")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, cwd=ROOT)
-    assert result.returncode == 0, result.stderr
+def test_the_public_api_is_the_library() -> None:
     import citecheck
 
-    assert result.stdout.strip() == citecheck.__version__
-    assert inspect.isfunction(citecheck.audit) and citecheck.Report.__name__ == "Report"  # loaded lazily
+    assert citecheck.__version__ and inspect.isfunction(citecheck.audit) and citecheck.Report.__name__ == "Report"
 
 
 def test_no_module_is_over_400_lines() -> None:
