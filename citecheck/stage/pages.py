@@ -39,6 +39,9 @@ from citecheck.stage._worker import Cites, Item, Judges, _call, _start_worker
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
 
+    from citecheck.engine.select import ActiveRule
+    from citecheck.fetch.facts import Raw
+
 PARALLEL_MIN_PAGES = 200  # pages to parse before an audit starts its pool: fewer cost less in-process
 BATCH = 64  # pages per task: large enough that a task's overhead is small, small enough to keep both busy
 
@@ -56,7 +59,7 @@ def worker_count() -> int:
     return min(4, cores - 1)
 
 
-def pool_rule(rule: Any) -> bool:
+def pool_rule(rule: ActiveRule) -> bool:
     """Whether an active rule runs in the pool: page rules and shardable memo rules."""
     return bool(rule.spec.stage == "page" or (rule.spec.stage == "memo" and rule.spec.shardable))
 
@@ -149,7 +152,7 @@ class PageStage:
             future.set_exception(err)
         return future
 
-    def add(self, url: str, page: Page, raw: Any = None) -> Page:
+    def add(self, url: str, page: Page, raw: Raw | None = None) -> Page:
         """Take `url`'s page (with `raw`, its unparsed body); return the slim copy to keep meanwhile
         (`fetch_all`'s `on_page`)."""
         kept = self.pages[url] = slim(page)
