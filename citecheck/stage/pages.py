@@ -33,7 +33,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from citecheck.engine.run import Engine
-from citecheck.models import Corpus, Document, Finding, Link, Location, Page
+from citecheck.models import Corpus, Document, Fault, Finding, Link, Location, Page
 from citecheck.stage._worker import Cites, Item, Judges, _call, _start_worker
 
 if TYPE_CHECKING:
@@ -203,7 +203,7 @@ class PageStage:
     def _note(self, found: list[Finding]) -> None:
         for finding in found:
             self.found.setdefault(finding.path, []).append(finding)
-            if finding.rule == "E000":
+            if finding.fault is Fault.CRASH:
                 self.crashed = True  # the worker's engine is a copy: say it here
 
     def flush(self) -> None:
@@ -253,8 +253,8 @@ class PageStage:
         if self.lost:
             self.crashed = True
             for doc in self.documents:
-                self.found.setdefault(doc.path, []).append(self.parent.meta(
-                    "E000", Location(doc.path), f"a page-stage worker process failed ({self.lost}); the page "
+                self.found.setdefault(doc.path, []).append(self.parent.crash(
+                    Location(doc.path), f"a page-stage worker process failed ({self.lost}); the page "
                     "rules and M008 may not have run on every page"))
         return self.found
 
@@ -269,9 +269,9 @@ class PageStage:
         except Exception as err:  # noqa: BLE001 - a lost worker fails the candidate, never passes it
             self.lost = self.lost or f"{type(err).__name__}: {err}"
             self.unjudged.add(link.url)
-            found = [self.parent.meta("E000", link.location, f"a page-stage worker process failed ({self.lost}); "
-                                      "the page rules did not run on this page")]
-        if any(f.rule == "E000" for f in found):
+            found = [self.parent.crash(link.location, f"a page-stage worker process failed ({self.lost}); "
+                                       "the page rules did not run on this page")]
+        if any(f.fault is Fault.CRASH for f in found):
             self.crashed = True
         return found
 
