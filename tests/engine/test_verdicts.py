@@ -34,9 +34,12 @@ def test_every_verdict_is_weighed_or_declared_neutral() -> None:
 
 @pytest.mark.parametrize("case", [c for _, c in CASES], ids=[i for i, _ in CASES])
 def test_every_finding_of_a_failing_case_carries_its_verdict(case: dict[str, Any]) -> None:
-    rule = build_registry().get(case["rule"]) if "rule" in case else None
+    registry = build_registry()
+    rule = registry.get(case["rule"]) if "rule" in case else None
     for found in run_case(case):
         assert isinstance(found.verdict, Verdict) and isinstance(found.gate, Gate)
+        own = registry.get(found.rule)  # and its rule's stage and fault, for whoever reads them
+        assert own is not None and (found.stage, found.fault) == (own.stage, own.fault), found
         if rule is not None and found.rule == rule.id and found.verdict is not rule.verdict:
             assert found.verdict in WEIGHTS, f"{found.rule}: a per-hit verdict must count for something"
 
