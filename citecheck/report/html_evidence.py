@@ -48,8 +48,23 @@ def finding_item(f: Finding, registry: Registry | None = None) -> str:
     says), suggested fix."""
     spec = registry.get(f.rule) if registry is not None else None
     label = (spec.evidence_label if spec is not None else "") or "Evidence"
+    evidence = _compared(f) if f.compared else _evidence(f, label)
     return (f'<li class="finding">{severity(f.severity.value)} {rule_code(f, registry)}'
-            f'<p class="msg">{esc(f.message)}</p>{_evidence(f, label)}{_fix(f.fix)}</li>')
+            f'<p class="msg">{esc(f.message)}</p>{evidence}{_fix(f.fix)}</li>')
+
+
+def _compared(f: Finding) -> str:
+    """A cited work's claimed fields beside the registry's record: one row per claimed field, the
+    fields that disagree marked (and why). The report's own table style: no CSS of its own, so a
+    report without such a finding is unchanged."""
+    rows = "".join(
+        f'<tr class="{"agree" if c.agrees else "disagree"}"><th scope="row">{esc(c.field)}</th>'
+        f'<td>{esc(c.claimed)}</td><td>{esc(c.record)}</td>'
+        f'<td>{"matches" if c.agrees else "<strong>differs</strong>" + (": " + esc(c.why) if c.why else "")}</td></tr>'
+        for c in f.compared)
+    return ('<table class="compared"><caption>Cited vs the registry\'s record</caption><thead><tr><th scope="col">'
+            'Field</th><th scope="col">Cited</th><th scope="col">Record</th><th scope="col"></th></tr></thead>'
+            f'<tbody>{rows}</tbody></table>')
 
 
 def _evidence(f: Finding, label: str) -> str:

@@ -277,3 +277,31 @@ def test_cli_with_a_config_beside_the_memo_and_allow(fake: FakeRegistries, tmp_p
     assert result.exit_code == 1, result.output
     found = {(f["line"], f["rule"]) for f in json.loads(result.stdout)["findings"] if f["rule"].startswith("R")}
     assert found == {(5, "R001"), (9, "R002"), (10, "R004"), (12, "R002"), (13, "R004"), (14, "R001")}
+
+
+def test_a_mismatch_shows_the_claim_beside_the_record_in_json_and_html(fake: FakeRegistries, tmp_path: Path) -> None:
+    import json
+
+    import jsonschema
+
+    from citecheck.engine.registry import build_registry
+    from citecheck.report import ReportContext, render
+    from citecheck.schemas import load_schema
+
+    found, report = run([memo(tmp_path)], config_for(fake, tmp_path))
+    mismatch = by_rule(found)[(9, "R002")]
+    assert [(c.field, c.claimed, c.record, c.agrees) for c in mismatch.compared] == [
+        ("title", "A survey of everything", "Deep Residual Learning for Image Recognition", False),
+        ("authors", "Smith, J", "He, Kaiming; Zhang, Xiangyu; Ren, Shaoqing; Sun, Jian", False),
+        ("year", "2019", "2016", False)]
+    text = render("json", report.findings, report.summary)
+    jsonschema.Draft202012Validator(load_schema()).validate(json.loads(text))
+    rows = [f for f in json.loads(text)["findings"] if f["rule"] == "R002" and f["line"] == 9]
+    assert rows[0]["compared"][0] == {"field": "title", "claimed": "A survey of everything",
+                                      "record": "Deep Residual Learning for Image Recognition", "agrees": False}
+    assert all("compared" not in f for f in json.loads(text)["findings"] if f["rule"] != "R002")
+    page = render("html", report.findings, report.summary, ReportContext(registry=build_registry(), report=report))
+    table = page[page.index('<table class="compared">'):]
+    table = table[:table.index("</table>")]
+    assert "<td>A survey of everything</td><td>Deep Residual Learning for Image Recognition</td>" in table
+    assert '<tr class="disagree"><th scope="row">year</th><td>2019</td><td>2016</td>' in table
