@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -141,11 +141,11 @@ async def audit_inputs(inputs: Inputs, config: Config, registry: Registry, *, on
     streams = not archive_check
     own = fetcher is None and streams and facts is None
     cache = _open_cache(config) if own else facts
-    if fetcher is None:
-        fetcher = _fetch_all(progress)
     # the bodies go to the stage unparsed; it parses them in-process, or in its pool once enough come
     stage = PageStage(engine, docs, corpus, workers=worker_count(), min_pages=PARALLEL_MIN_PAGES,
                       store=cache.put_many if cache is not None else None)
+    if fetcher is None:  # citecheck's own fetch waits while the stage has too many bodies to parse
+        fetcher = _fetch_all(progress, stage.room)
     for url in excluded:  # never fetched, never judged: unchecked, and counted with its reason
         stage.add(url, Page(url, Outcome.EXCLUDED, error=EXCLUDED_BY_CONFIG))
     streamed: set[str] = set()
@@ -349,13 +349,15 @@ def fetchable(links: Iterable[Link], engine: Engine) -> list[str]:
     return list(seen)
 
 
-def _fetch_all(progress: bool) -> PageFetcher:
-    """citecheck's own fetch (`fetch_all`), with a progress bar or not."""
+def _fetch_all(progress: bool, room: Callable[[], Awaitable[None]] | None = None) -> PageFetcher:
+    """citecheck's own fetch (`fetch_all`), with a progress bar or not, holding back while `room()`
+    (the page stage's) says the bodies waiting to be parsed are too many."""
     from citecheck.fetch import fetch_all
 
     async def fetch(urls: list[str], config: FetchConfig, /, *, on_page: Callable[..., Page | None] | None = None,
                     defer_parse: bool = False, cache: FactCache | None = None) -> Pages:
-        return await fetch_all(urls, config, progress=progress, on_page=on_page, defer_parse=defer_parse, cache=cache)
+        return await fetch_all(urls, config, progress=progress, on_page=on_page, defer_parse=defer_parse, cache=cache,
+                               room=room if on_page is not None else None)
 
     return fetch
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 from citecheck.config import FetchConfig
@@ -63,7 +63,8 @@ class PageFetcher(Protocol):
 async def fetch_all(urls: list[str], config: FetchConfig, *, progress: bool = False, resolver: Any = None,
                     cache: FactCache | None = None, keep_bodies: bool = False,
                     socket_factory: Callable[..., Any] | None = None,
-                    on_page: Callable[..., Page | None] | None = None, defer_parse: bool = False) -> Pages:
+                    on_page: Callable[..., Page | None] | None = None, defer_parse: bool = False,
+                    room: Callable[[], Awaitable[None]] | None = None) -> Pages:
     """Fetch each distinct URL once (fragments ignored); cached facts are reused when fresh.
     `on_page(url, page)` is called as each URL's page is known (cache hits first), so a caller can
     start judging pages while the rest are still being fetched; a page it returns replaces the one
@@ -71,14 +72,16 @@ async def fetch_all(urls: list[str], config: FetchConfig, *, progress: bool = Fa
 
     With `defer_parse` (needs `on_page`) fresh bodies are not parsed here: `on_page(url, page, raw)`
     gets the page without its body facts and a `facts.Raw` to complete it with (None for a cache
-    hit, which is complete), and the caller writes completed fresh pages to the cache."""
+    hit, which is complete), and the caller writes completed fresh pages to the cache. `room()`,
+    awaited before each fetch, lets the caller hold the fetch back while it has too many bodies to
+    parse (the page stage's pool lags behind: their memory is bounded)."""
     if defer_parse and on_page is None:
         raise ValueError("defer_parse needs on_page: someone has to parse the bodies")
     own = open_cache(config) if cache is None and config.use_cache else None
     store = cache or own
     try:
         return await _fetch_all(urls, config, progress, resolver, store, keep_bodies, socket_factory, on_page,
-                                defer_parse)
+                                defer_parse, room)
     finally:
         if own is not None:
             own.close()
@@ -86,7 +89,8 @@ async def fetch_all(urls: list[str], config: FetchConfig, *, progress: bool = Fa
 
 async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resolver: Any, cache: FactCache | None,
                      keep_bodies: bool, socket_factory: Callable[..., Any] | None,
-                     on_page: Callable[..., Page | None] | None = None, defer_parse: bool = False) -> Pages:
+                     on_page: Callable[..., Page | None] | None = None, defer_parse: bool = False,
+                     room: Callable[[], Awaitable[None]] | None = None) -> Pages:
     from citecheck.fetch.flight import Flight
     from citecheck.fetch.opener import Opener
     from citecheck.fetch.outage import assess
@@ -144,6 +148,8 @@ async def _fetch_all(urls: list[str], config: FetchConfig, progress: bool, resol
             flight = Flight(cache, config.max_age_days, config.concurrency, config.timeout) if shared else None
 
             async def one(target: str) -> None:
+                if room is not None:
+                    await room()
                 if flight is not None and target in allowed:  # a team cache: one runner fetches, the others take its facts
                     stored, result = await flight.run(target, lambda: fetcher.fetch_fresh(target, keep_body=keep_bodies))
                     if stored is not None and not await _robots_keep(opener, {target: stored}):
