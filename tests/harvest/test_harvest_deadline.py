@@ -70,3 +70,4 @@ def run(tmp_path: Path, server: Restartable) -> None:
         assert "1 added" in again.stderr and "2 kept" in again.stderr and "--deadline" not in again.stderr
         ids = {e["url"].rsplit("/", 1)[1]: e["id"] for e in json.loads((tmp_path / "corpus.json").read_text())}
         assert ids == {e["url"].rsplit("/", 1)[1]: e["id"] for e in corpus} | {"c": "src-003"}
+
