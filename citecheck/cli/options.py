@@ -21,7 +21,8 @@ def config_options(func: F) -> F:
     for deco in reversed([
         click.option("--config", "config_path", type=click.Path(dir_okay=False),
                      help="Config file (default: $CITECHECK_CONFIG, else .citecheck.yaml found upward, whose "
-                          "network-widening keys are ignored, else ~/.config/citecheck/config.yaml)."),
+                          "network-widening and check-weakening keys (ignore, rules off or lowered, …) are ignored, else "
+                          "~/.config/citecheck/config.yaml)."),
         click.option("--select", multiple=True, help="Only these rules: IDs, slugs, stage letters or prefixes (comma-separated)."),
         click.option("--ignore", multiple=True, help="Skip these rules (IDs, slugs, stage letters or prefixes)."),
         click.option("--rules", "rule_dirs", multiple=True, type=click.Path(file_okay=False), help="Extra YAML rule pack directory (repeatable)."),
