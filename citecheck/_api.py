@@ -77,7 +77,7 @@ class _Run:
 
 
 def audit(paths: Iterable[str], config: Config | None = None, *, online: bool = False,
-          corpus: str | Corpus | None = None, caches: Caches | None = None, registry: Registry | None = None,
+          corpus: str | Path | Corpus | None = None, caches: Caches | None = None, registry: Registry | None = None,
           fetcher: PageFetcher | None = None, archive_check: bool = False, baseline: str | None = None,
           respect_ignore: bool = True, progress: bool = False) -> Report:
     """Audit memos, corpora and bibliographies (files, folders, `-` for stdin) as `citecheck audit`
@@ -103,7 +103,7 @@ def audit(paths: Iterable[str], config: Config | None = None, *, online: bool = 
 
 
 async def audit_async(paths: Iterable[str], config: Config | None = None, *, online: bool = False,
-                      corpus: str | Corpus | None = None, caches: Caches | None = None,
+                      corpus: str | Path | Corpus | None = None, caches: Caches | None = None,
                       registry: Registry | None = None, fetcher: PageFetcher | None = None,
                       archive_check: bool = False, baseline: str | None = None,
                       respect_ignore: bool = True, progress: bool = False) -> Report:
@@ -120,14 +120,17 @@ async def audit_async(paths: Iterable[str], config: Config | None = None, *, onl
     return _finish(report, run, baseline)
 
 
-def _read(paths: Iterable[str], config: Config, corpus: str | Corpus | None, caches: Caches,
+def _read(paths: Iterable[str], config: Config, corpus: str | Path | Corpus | None, caches: Caches,
           registry: Registry | None, respect_ignore: bool) -> _Run:
     """The rules, the corpus and the input files, in the order the command reports their errors."""
     registry = registry or build_registry(config.packs, caches.packs)
-    loaded = load_corpus(corpus, config.max_file_size) if isinstance(corpus, str) else corpus
+    corpus_path = str(corpus) if isinstance(corpus, (str, Path)) else None
+    loaded = load_corpus(corpus_path, config.max_file_size) if corpus_path is not None else None
+    if isinstance(corpus, Corpus):
+        loaded = corpus
     read = read_inputs(paths, config.include or DEFAULT_INCLUDE, config.exclude, config.max_file_size,
                        respect_ignore=respect_ignore)
-    return _Run(config, registry, read, loaded, corpus if isinstance(corpus, str) else None)
+    return _Run(config, registry, read, loaded, corpus_path)
 
 
 async def _online(run: _Run, caches: Caches, fetcher: PageFetcher | None, archive_check: bool,

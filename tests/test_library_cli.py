@@ -113,3 +113,13 @@ def test_write_in_the_library_is_what_the_command_writes_and_reports(tmp_path: P
     assert [f.to_dict() for f in written.findings] == payload["findings"]
     assert {k: v for k, v in summary.items() if k != "duration_s"} == \
         {k: v for k, v in payload["summary"].items() if k != "duration_s"}
+
+
+def test_a_corpus_given_by_path_or_loaded_gives_the_same_findings() -> None:
+    root = Path(__file__).resolve().parent.parent / "fixtures" / "memos"
+    memo, corpus = str(root / "bad_incident_memo.md"), root / "corpus.json"
+    by_path = citecheck.audit([memo], corpus=corpus)
+    assert by_path.corpus is not None and by_path.corpus.path == str(corpus)
+    assert {"M006", "M007"} <= {f.rule for f in by_path.findings}  # the corpus rules ran
+    assert _findings(by_path) == _findings(citecheck.audit([memo], corpus=str(corpus))) == \
+        _findings(citecheck.audit([memo], corpus=load_corpus(str(corpus))))
