@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from citecheck.config import Config, FetchConfig
 from citecheck.config.urlpolicy import parse_statuses
+from citecheck.engine.meta import TOO_DEEP
 from citecheck.engine.registry import Registry
 from citecheck.engine.rootcause import fold_derived
 from citecheck.engine.run import Engine, Memo, Suppression
@@ -247,9 +248,9 @@ def judge(inputs: Inputs, config: Config, registry: Registry, *, pages: Mapping[
     ignored: dict[str, int] = {}
     for doc, doc_findings in zip(docs, per_doc, strict=True):
         doc_findings += from_stage.get(doc.path, [])
-        doc_findings += [parent.meta("E005", where, "structure beyond a parser limit (nesting depth, brackets, paragraph or "
+        doc_findings += [parent.meta(TOO_DEEP.id, where, "structure beyond a parser limit (nesting depth, brackets, paragraph or "
                                      "document size); the content there was scanned as plain text") for where in doc.too_deep
-                         if parent.meta_active("E005")]
+                         if parent.meta_active(TOO_DEEP.id)]
         applied = parent.apply_directives(doc, doc_findings, registry.rules, honour=config.inline_directives)
         findings += applied.kept
         suppressed += applied.suppressed

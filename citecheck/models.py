@@ -274,6 +274,18 @@ class Gate(str, enum.Enum):
     ACCESS = "access"  #: a soft wall over text that is there (metered, registration): kept, noted as its access
 
 
+class Fault(str, enum.Enum):
+    """What a finding says about the run itself rather than the memo: declared by the engine's own rules
+    (`RuleSpec.fault`, `citecheck.engine.meta`), stamped on the `Finding`; the exit code, JUnit, the
+    baseline, inline suppression and selection read it."""
+
+    NONE = "none"  #: a finding about the input, as every rule's is
+    UNAUDITED = "unaudited"  #: an input could not be audited (the others were): the run exits 2
+    #: citecheck failed on an input (a rule raised, a worker was lost): the run exits 2; always selected,
+    #: never suppressed inline nor hidden by a baseline; a JUnit `<error>`, not a `<failure>`
+    CRASH = "crash"
+
+
 class Severity(str, enum.Enum):
     ERROR = "error"
     WARNING = "warning"
@@ -296,23 +308,10 @@ class Hit:
     severity: Severity | None = None  # per-finding intent; a severity set in config wins
     verdict: Verdict | None = None  # per-finding meaning, when the rule's findings differ (else its VERDICT)
     gate: Gate | None = None  # per-finding harvest treatment (else the rule's GATE)
-    compared: tuple[Compared, ...] = ()  # a claim beside a record, field by field (R002)
+    compared: tuple[tuple[Any, ...], ...] = ()  # rows of COMPARED: a claim beside a record, field by field (R002)
 
 
-@dataclass(frozen=True)
-class Compared:
-    """One claimed field of a cited work beside the registry's record (R002's evidence, shown side by
-    side in the HTML report and as `compared` in JSON)."""
-
-    field: str  # title | authors | year
-    claimed: str
-    record: str
-    agrees: bool
-    why: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        out = {"field": self.field, "claimed": self.claimed, "record": self.record, "agrees": self.agrees}
-        return out | ({"why": self.why} if self.why else {})
+COMPARED = ("field", "claimed", "record", "agrees", "why")  # a Finding.compared row (R002: title, authors, year)
 
 
 @dataclass(frozen=True, order=True)
@@ -332,12 +331,14 @@ class Finding:
     section: str = field(compare=False, default="")
     verdict: Verdict = field(compare=False, default=Verdict.ADVISORY)
     gate: Gate = field(compare=False, default=Gate.SEVERITY)
-    compared: tuple[Compared, ...] = field(compare=False, default=())  # claimed vs record, field by field
+    stage: str = field(compare=False, default="")  # its rule's STAGE (url, page, memo, …, engine)
+    fault: Fault = field(compare=False, default=Fault.NONE)
+    compared: tuple[tuple[Any, ...], ...] = field(compare=False, default=())  # COMPARED rows: a claim beside a record
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON contract (`gate` is harvest's business and stays out of it; `compared` only when
-        the finding compares a claim with a record)."""
-        out: dict[str, Any] = {
+        """The JSON contract (`gate`, `stage` and `fault` are the run's business and stay out of it;
+        `compared` only when the finding compares a claim with a record)."""
+        return {
             "rule": self.rule,
             "name": self.name,
             "severity": self.severity.value,
@@ -350,22 +351,22 @@ class Finding:
             "fix": self.fix,
             "section": self.section,
             "verdict": self.verdict.value,
+            **({"compared": [dict(zip(COMPARED, row, strict=False)) for row in self.compared]} if self.compared else {}),
         }
-        if self.compared:
-            out["compared"] = [c.to_dict() for c in self.compared]
-        return out
+
+    def to_record(self) -> dict[str, Any]:
+        """`to_dict` with what the JSON contract leaves out, for a store that reads it back (`from_dict`)."""
+        return {**self.to_dict(), "gate": self.gate.value, "stage": self.stage, "fault": self.fault.value}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Finding:
-        """The finding `to_dict` (plus an optional `gate`) describes; a dict from before verdicts
-        existed reads as advisory."""
+        """The finding `to_dict` (plus an optional `gate`, `stage`, `fault`: `to_record`) describes; a
+        dict from before verdicts existed reads as advisory."""
         return cls(str(d.get("path", "")), int(d.get("line", 1)), int(d.get("column", 1)), str(d.get("rule", "")),
                    str(d.get("name", "")), Severity(d.get("severity", "error")), str(d.get("message", "")),
                    str(d.get("url", "")), str(d.get("evidence", "")), str(d.get("fix", "")), str(d.get("section", "")),
-                   Verdict(d.get("verdict", "advisory")), Gate(d.get("gate", "severity")),
-                   tuple(Compared(str(c.get("field", "")), str(c.get("claimed", "")), str(c.get("record", "")),
-                                  bool(c.get("agrees")), str(c.get("why", "")))
-                         for c in d.get("compared") or () if isinstance(c, Mapping)))
+                   Verdict(d.get("verdict", "advisory")), Gate(d.get("gate", "severity")), str(d.get("stage", "")),
+                   Fault(d.get("fault", "none")), tuple(tuple(c.get(k, "") for k in COMPARED) for c in d.get("compared") or ()))
 
 
 @dataclass(frozen=True)

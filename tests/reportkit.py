@@ -47,9 +47,12 @@ def render_report(fmt: str, report: Report, suppressed: bool = False, **context:
 
 def finding(rule: str = "U001", name: str = "placeholder-domain", severity: str = "error", message: str = "msg",
             path: str = "memo.md", line: int = 1, column: int = 1, url: str = "", evidence: str = "") -> Finding:
-    declared = registry().get(rule)  # the verdict the rule declares, as the engine would stamp it
+    declared = registry().get(rule)  # what the rule declares, as the engine would stamp it
+    if declared is None:
+        return Finding(path, line, column, rule, name, Severity(severity), message, url, evidence)
     return Finding(path, line, column, rule, name, Severity(severity), message, url, evidence,
-                   verdict=declared.verdict if declared and declared.verdict else Verdict.ADVISORY)
+                   verdict=declared.verdict or Verdict.ADVISORY, stage=declared.stage,
+                   fault=declared.fault)
 
 
 def hostile_findings() -> list[Finding]:

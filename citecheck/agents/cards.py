@@ -162,7 +162,7 @@ def reference_result(reference: str, refs: Sequence[Any], report: Any) -> Refere
     verdicts = []
     for ref in refs:
         urls = {ref.url, ref.identifier.url} - {""}
-        found = [f for f in report.findings if f.url in urls and f.rule.startswith("R")]
+        found = [f for f in report.findings if f.url in urls and f.stage == "reference"]
         lookup = report.lookups.get(ref.identifier) if report.lookups is not None else None
         record = lookup.record if lookup is not None else None
         verdicts.append(IdentifierVerdict(

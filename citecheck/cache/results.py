@@ -228,8 +228,8 @@ class ResultCache:
             summary = {k: v for k, v in report.summary.items() if k != "duration_s"}
             cache.put_extra(KIND, key, {
                 "pages": stamps, "summary": json.loads(json.dumps(summary, default=str)),
-                "findings": [{**f.to_dict(), "gate": f.gate.value} for f in report.findings],
-                "suppressed": [{**f.to_dict(), "gate": f.gate.value} for f in report.suppressed]})
+                "findings": [f.to_record() for f in report.findings],
+                "suppressed": [f.to_record() for f in report.suppressed]})
             return True
         finally:
             cache.close()

@@ -23,7 +23,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from citecheck.checks import hallucination_pattern
+from citecheck.checks import hallucination_pattern, malformed_url, placeholder_domain, private_address
 from citecheck.checks.hallucination_pattern import as_date, hallucination_signals
 from citecheck.checks.malformed_url import malformed_reason
 from citecheck.checks.placeholder_domain import PlaceholderMatcher, pack_matcher
@@ -60,19 +60,19 @@ def prepare(options: Mapping[str, Any]) -> Prepared:
 
 def url_problems(url: str, prepared: Prepared, today: dt.date,
                  policy: Mapping[str, Any] | None = None) -> Iterator[tuple[str, str]]:
-    """(rule, problem) for each U001/U002/U004/U005 check `url` fails (`policy`: the allow options)."""
+    """(rule ID, problem) for each U001/U002/U004/U005 check `url` fails (`policy`: the allow options)."""
     placeholder = prepared.domains(host_of(url))
     if placeholder:
-        yield "U001", f"placeholder domain {placeholder!r}"
+        yield placeholder_domain.ID, f"placeholder domain {placeholder!r}"
     malformed = malformed_reason(url)
     if malformed:
-        yield "U002", f"malformed URL: {malformed}"
+        yield malformed_url.ID, f"malformed URL: {malformed}"
     address, private = private_reason(url)
     if private and not allowed(url, address, policy or {}):
-        yield "U004", f"{private} address {address}"
+        yield private_address.ID, f"{private} address {address}"
     signals = hallucination_signals(url, prepared.patterns, today)
     if signals:
-        yield "U005", f"looks invented: {'; '.join(signals)}"
+        yield hallucination_pattern.ID, f"looks invented: {'; '.join(signals)}"
 
 
 def _urls(source: Source) -> list[tuple[str, str]]:

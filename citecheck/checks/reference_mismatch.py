@@ -33,7 +33,7 @@ import datetime as dt
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from citecheck.models import Compared, Hit, Verdict
+from citecheck.models import Hit, Verdict
 from citecheck.scholarly.compare import PLACEHOLDER_SURNAMES, compare
 
 if TYPE_CHECKING:
@@ -78,8 +78,7 @@ def check(cited: Cited, options: Mapping[str, Any]) -> Iterator[Hit]:
     recorded = {"title": record.title,
                 "authors": "; ".join(a.display for a in record.authors[:8]) + ("; …" if len(record.authors) > 8 else ""),
                 "year": str(record.year or "")}
-    side_by_side = tuple(Compared(name, claimed[name], recorded[name], name not in wrong,
-                                  wrong[name].why if name in wrong else "")
+    side_by_side = tuple((name, claimed[name], recorded[name], name not in wrong, wrong[name].why if name in wrong else "")
                          for name in ("title", "authors", "year") if claimed[name])
     yield Hit(f"{ref.identifier.label} is a different work than cited ({fields} {verb} not match the "
               f"{record.registry} record)", ref.location, ref.url or ref.identifier.url, evidence=evidence,

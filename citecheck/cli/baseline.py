@@ -1,6 +1,7 @@
 """`citecheck baseline PATH... -o FILE`: record today's findings so audits report only new ones."""
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import click
@@ -34,5 +35,8 @@ def command(paths: tuple[str, ...], output: str, offline: bool, corpus_path: str
     refuse_same_file([("-o", output)], [*(d.path for d in inputs.documents), *(c.path for c in inputs.corpora),
                                         corpus_path, config_path])
     report = aio.run(audit_inputs(inputs, config, registry, online=not offline, corpus=corpus))
+    if report.outage is not None:  # DESIGN.md "Verdicts and evidence": no verdicts, nothing written
+        click.echo(report.outage.line(), err=True)
+        sys.exit(2)
     count = write_baseline(output, report.findings, {d.path: d.text for d in inputs.documents})
     click.echo(f"wrote {count} finding(s) to {output}", err=True)

@@ -57,7 +57,7 @@ def rule_table(registry) -> str:  # type: ignore[no-untyped-def]
 def _roles(spec) -> str:  # type: ignore[no-untyped-def]
     """The declarations other parts of citecheck read (see `citecheck.engine.rule.RuleSpec`), when set."""
     roles = ["unreached"] * spec.unreached + [f"write: {spec.write_role.value}"] * (spec.write_role.value != "runs")
-    roles += ["blocks append"] * spec.blocks_append
+    roles += ["blocks append"] * spec.blocks_append + [f"fault: {spec.fault.value}"] * (spec.fault.value != "none")
     return "".join(f", {role}" for role in roles)
 
 
@@ -66,4 +66,4 @@ def _as_dict(spec) -> dict:  # type: ignore[no-untyped-def]
             "summary": spec.summary, "doc": spec.doc, "options": dict(spec.defaults), "pack": spec.pack,
             "origin": spec.origin, "verdict": spec.verdict.value if spec.verdict else None, "gate": spec.gate.value,
             "unreached": spec.unreached, "write": spec.write_role.value, "blocks_append": spec.blocks_append,
-            "evidence_label": spec.evidence_label}
+            "evidence_label": spec.evidence_label, "fault": spec.fault.value}

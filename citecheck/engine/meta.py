@@ -5,7 +5,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from citecheck.engine.rule import RuleSpec
-from citecheck.models import Severity, Verdict
+from citecheck.models import Fault, Severity, Verdict
 
 
 def _never(subject: Any, options: Mapping[str, Any]) -> Iterator[Any]:
@@ -22,7 +22,7 @@ finding naming the rule and the file instead of silently skipping the check (the
 
 Failing example: a third-party rule that raises `KeyError` on a memo without front matter.
 Passing example: every rule returns normally.""", _never, origin="citecheck.engine", verdict=Verdict.INPUT,
-    blocks_append=True)  # a corpus a rule crashed on was never vetted
+    fault=Fault.CRASH, blocks_append=True)  # a corpus a rule crashed on was never vetted
 
 INVALID_DIRECTIVE = RuleSpec(
     "E001", "invalid-directive", "engine", Severity.ERROR,
@@ -63,7 +63,8 @@ alone on the command line is the usual one-line error instead.
 
 Failing example: `citecheck audit memos/` where `memos/scan.md` is a PDF saved under a `.md` name,
 or `memos/q3.md` has front matter with an unclosed `[`.
-Passing example: every file under `memos/` is a readable UTF-8 memo.""", _never, origin="citecheck.engine", verdict=Verdict.INPUT)
+Passing example: every file under `memos/` is a readable UTF-8 memo.""", _never, origin="citecheck.engine", verdict=Verdict.INPUT,
+    fault=Fault.UNAUDITED)
 
 SPECIAL_FILE = RuleSpec(
     "E004", "special-file", "engine", Severity.WARNING,

@@ -9,7 +9,7 @@ from types import ModuleType
 from typing import Any
 
 from citecheck.errors import RegistryError
-from citecheck.models import Gate, Severity, Verdict
+from citecheck.models import Fault, Gate, Severity, Verdict
 
 
 class WriteRole(str, enum.Enum):
@@ -51,6 +51,9 @@ class RuleSpec:
     # an error from it means a corpus cannot be appended to safely: harvest refuses it (`BLOCKS_APPEND`)
     blocks_append: bool = False
     evidence_label: str = ""  # what the HTML report calls its findings' evidence (`EVIDENCE`; default "Evidence")
+    # what its findings say about the run itself (`Fault`): declared by the engine's own rules only (E000
+    # crash, E003 unaudited input, in `citecheck.engine.meta`); the exit code, JUnit and the baseline read it
+    fault: Fault = Fault.NONE
 
     @property
     def summary(self) -> str:

@@ -1,4 +1,4 @@
-"""Run active rules over subjects: every rule on every subject, crashes become E000 findings,
+"""Run active rules over subjects: every rule on every subject, crashes become E000 findings (`crash`),
 suppression directives applied afterwards."""
 from __future__ import annotations
 
@@ -7,12 +7,15 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from citecheck.engine.meta import INTERNAL_ERROR, INVALID_DIRECTIVE, META_RULES, SUPPRESSION_REASON
+from citecheck.engine.rule import RuleSpec
 from citecheck.engine.select import ActiveRule, matches
 from citecheck.models import (
     Bibliography,
     Corpus,
     Directive,
     Document,
+    Fault,
     Finding,
     Hit,
     Link,
@@ -79,28 +82,34 @@ class Engine:
         return [self.finding(rule, hit, section) for hit in hits]
 
     def _crashed(self, rule: ActiveRule, err: Exception, path: str) -> Finding:
-        """The E000 finding that stands for a rule that raised on a subject."""
+        """The finding that stands for a rule that raised on a subject."""
+        return self.crash(Location(path), f"rule {rule.spec.id} ({rule.spec.name}) crashed: {type(err).__name__}: {err}")
+
+    def crash(self, loc: Location, message: str) -> Finding:
+        """The engine's crash finding (E000, `Fault.CRASH`): citecheck failed on an input; the run exits 2."""
         self.crashed = True
-        return self.meta("E000", Location(path), f"rule {rule.spec.id} ({rule.spec.name}) crashed: "
-                         f"{type(err).__name__}: {err}")
+        return self.meta(INTERNAL_ERROR.id, loc, message)
 
     def finding(self, rule: ActiveRule, hit: Hit, section: str = "") -> Finding:
         loc = hit.location
         severity = hit.severity if hit.severity is not None and not rule.severity_set else rule.severity
         return Finding(loc.path, loc.line, loc.column, rule.spec.id, rule.spec.name, severity, hit.message,
                        hit.url, hit.evidence, hit.fix, section, hit.verdict or rule.spec.verdict or Verdict.INPUT,
-                       hit.gate or rule.spec.gate, hit.compared)
+                       hit.gate or rule.spec.gate, rule.spec.stage, rule.spec.fault, hit.compared)
 
     def meta_active(self, rule_id: str) -> bool:
         """Whether the configuration keeps engine rule `rule_id` (E000 always runs)."""
         return rule_id in self._meta
 
     def meta(self, rule_id: str, loc: Location, message: str, evidence: str = "") -> Finding:
+        """A finding of engine rule `rule_id` (`citecheck.engine.meta`); one left out by --select/--ignore
+        still reports (it is about citecheck's input), at its declared severity."""
         rule = self._meta.get(rule_id)
-        severity = rule.severity if rule else _default_severity(rule_id)
+        spec = rule.spec if rule else _meta_spec(rule_id)
+        severity = rule.severity if rule else spec.severity if spec else Severity.ERROR
         name = rule.spec.name if rule else rule_id
         return Finding(loc.path, loc.line, loc.column, rule_id, name, severity, message, "", evidence,
-                       verdict=Verdict.INPUT)
+                       verdict=Verdict.INPUT, stage="engine", fault=spec.fault if spec else Fault.NONE)
 
     def check_links(self, links: Iterable[Link], path: str) -> list[Finding]:
         out: list[Finding] = []
@@ -177,15 +186,15 @@ class Engine:
             problem = _directive_problem(d, specs)
             refusal = "" if problem else _refusal(d, specs, today)
             if problem:
-                extra.append(self.meta("E001", d.location, problem, ",".join(d.rules)))
+                extra.append(self.meta(INVALID_DIRECTIVE.id, d.location, problem, ",".join(d.rules)))
             elif refusal:  # the finding it meant to hide stays, beside this E002
-                extra.append(self.meta("E002", d.location, refusal))
+                extra.append(self.meta(SUPPRESSION_REASON.id, d.location, refusal))
             else:
                 live.append(d)
         kept: list[Finding] = []
         hidden: dict[Directive, list[Finding]] = {d: [] for d in live}
         for f in findings:
-            by = next((d for d in live if f.path == doc.path and f.rule != "E000" and _covers(d, f, specs)), None)
+            by = next((d for d in live if f.path == doc.path and f.fault is not Fault.CRASH and _covers(d, f, specs)), None)
             if by is None:
                 kept.append(f)
             else:
@@ -219,12 +228,8 @@ class Applied:
     ignored: int = 0
 
 
-def _default_severity(rule_id: str) -> Severity:
-    """An engine rule left out by --select/--ignore still reports (it is about citecheck's input),
-    at its declared severity."""
-    from citecheck.engine.meta import META_RULES
-
-    return next((r.severity for r in META_RULES if r.id == rule_id), Severity.ERROR)
+def _meta_spec(rule_id: str) -> RuleSpec | None:
+    return next((r for r in META_RULES if r.id == rule_id), None)
 
 
 def _directive_problem(d: Directive, specs: list[Any]) -> str:

@@ -11,7 +11,7 @@ from citecheck.config import Config
 from citecheck.engine.registry import Registry
 from citecheck.engine.rule import RuleSpec
 from citecheck.errors import ConfigError, UsageError
-from citecheck.models import Severity
+from citecheck.models import Fault, Severity
 
 _IMPLICIT = {"url": {"code": False}, "page": {"code": False}}
 
@@ -81,7 +81,7 @@ def resolve(registry: Registry, config: Config, defer: Collection[str] = ()) -> 
     active = []
     for spec in registry.rules:
         setting = settings.get(spec.id, {})
-        if spec.id != "E000":
+        if spec.fault is not Fault.CRASH:  # a crash is always reported
             if config.select and not any(matches(spec, t) for t in config.select):
                 continue
             if any(matches(spec, t) for t in config.ignore) or not setting.get("enabled", True):

@@ -97,8 +97,8 @@ def _load(out: MemoBibliographies, doc: Document, path: str, max_bytes: int) -> 
     except InputError as err:
         out.broken.add(doc.path)
         message = str(err).removeprefix(f"{path}: ")
-        out.problems.append(Problem(path, "E003", f"bibliography of {doc.path}: {message}; its citation keys "
-                                                  "were not judged"))
+        out.problems.append(Problem(path, f"bibliography of {doc.path}: {message}; its citation keys "
+                                          "were not judged"))
         return None
     out.loaded[key] = bib
     return bib

@@ -35,11 +35,17 @@ _KINDS = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"), (stat
 
 @dataclass(frozen=True)
 class Problem:
-    """A walked entry that could not be audited: `E003` (error, exit 2) or `E004` (skipped, warning)."""
+    """A walked entry that could not be audited (`E003`: an error, exit 2), or a special file skipped
+    on purpose (`skipped`: `E004`, a warning)."""
     path: str
-    rule: str
     message: str
     line: int = 1
+    skipped: bool = False
+
+    @property
+    def rule(self) -> str:
+        """The engine rule (`citecheck.engine.meta`) whose finding reports it."""
+        return "E004" if self.skipped else "E003"
 
 
 AUDITED_OTHERS = "; the other files were audited"
@@ -51,7 +57,7 @@ def problem_from(path: str, err: InputError) -> Problem:
     head, sep, rest = message.partition(": ")
     if sep and head.isdigit():
         message, line = rest, int(head)
-    return Problem(path, "E003", message.strip() + AUDITED_OTHERS, line)
+    return Problem(path, message.strip() + AUDITED_OTHERS, line)
 
 
 @dataclass
@@ -70,7 +76,7 @@ def refuse_unreadable(problems: Iterable[Problem]) -> None:
     """For commands that cannot report per-file problems (baseline, curate): the first unreadable
     entry is the usual one-line error."""
     for problem in problems:
-        if problem.rule == "E003":
+        if not problem.skipped:
             where = f"{problem.path}:{problem.line}" if problem.line > 1 else problem.path
             raise InputError(f"{where}: {problem.message.removesuffix(AUDITED_OTHERS)}")
 
@@ -124,11 +130,11 @@ def _read_walked(path: str, max_bytes: int, read: Reader, out: InputFiles) -> No
         st = os.stat(path)
     except OSError as err:
         what = "dangling symlink" if os.path.islink(path) else "cannot read"
-        out.problems.append(Problem(path, "E003", f"{what}: {err.strerror or err}{AUDITED_OTHERS}"))
+        out.problems.append(Problem(path, f"{what}: {err.strerror or err}{AUDITED_OTHERS}"))
         return
     if not stat.S_ISREG(st.st_mode):
         kind = next((name for test, name in _KINDS if test(st.st_mode)), "not a regular file")
-        out.problems.append(Problem(path, "E004", f"skipped: {kind}, not a regular file"))
+        out.problems.append(Problem(path, f"skipped: {kind}, not a regular file", skipped=True))
         return
     try:
         text = read(path, max_bytes)

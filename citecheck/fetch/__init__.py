@@ -17,6 +17,7 @@ from citecheck.models import Page
 
 if TYPE_CHECKING:
     from citecheck.fetch.cache import FactCache
+    from citecheck.fetch.facts import Raw
     from citecheck.fetch.hosts import HostStats
     from citecheck.fetch.outage import Outage
 
@@ -233,7 +234,7 @@ def past_deadline(url: str, seconds: float) -> Page:
 
 def _record(pages: Pages, urls: list[str], page: Page, body: bytes | None,
             on_page: Callable[..., Page | None] | None = None, defer_parse: bool = False,
-            raw: Any = None) -> None:
+            raw: Raw | None = None) -> None:
     for url in urls:
         pages[url] = page if url == page.url else _renamed(page, url)
         if body is not None:

@@ -100,8 +100,7 @@ def policy_from(gate: str, harvest_config: Mapping[str, Any]) -> Policy:
 
 
 def finding_reason(finding: Finding) -> Reason:
-    stage = {"U": "preflight", "H": "page"}.get(finding.rule[:1], "page")
-    return Reason(stage, finding.rule, finding.name, finding.severity, finding.message, finding.evidence,
+    return Reason("preflight" if finding.stage == "url" else "page", finding.rule, finding.name, finding.severity, finding.message, finding.evidence,
                   finding.gate)
 
 

@@ -47,9 +47,15 @@ DEFAULT_MIN_EXCERPT = 200
 
 
 def harvest(outline: Outline | str | Path | None = None, *, providers: Sequence[str] = (), config: Config | None = None,
-            **options: Any) -> HarvestResult:
-    """Build a corpus from an outline (and/or `urls=`, `query=`); see `harvest_async` for options."""
-    return aio.run(harvest_async(outline, providers=providers, config=config, **options))
+            urls: str | None = None, query: str | None = None, into: str | Path | None = None, gate: str = "default",
+            progress: bool | Callable[[str], None] = False, registry: Registry | None = None, resolver: Any = None,
+            extract_workers: int | None = None, min_excerpt: int | None = None,
+            bibliographies: Sequence[str] = ()) -> HarvestResult:
+    """Build a corpus from an outline (and/or `urls=`, `query=`); see `harvest_async` for the options."""
+    return aio.run(harvest_async(outline, providers=providers, config=config, urls=urls, query=query, into=into,
+                                 gate=gate, progress=progress, registry=registry, resolver=resolver,
+                                 extract_workers=extract_workers, min_excerpt=min_excerpt,
+                                 bibliographies=bibliographies))
 
 
 async def harvest_async(outline: Outline | str | Path | None = None, *, providers: Sequence[str] = (),

@@ -58,10 +58,10 @@ def _compared(f: Finding) -> str:
     fields that disagree marked (and why). The report's own table style: no CSS of its own, so a
     report without such a finding is unchanged."""
     rows = "".join(
-        f'<tr class="{"agree" if c.agrees else "disagree"}"><th scope="row">{esc(c.field)}</th>'
-        f'<td>{esc(c.claimed)}</td><td>{esc(c.record)}</td>'
-        f'<td>{"matches" if c.agrees else "<strong>differs</strong>" + (": " + esc(c.why) if c.why else "")}</td></tr>'
-        for c in f.compared)
+        f'<tr class="{"agree" if agrees else "disagree"}"><th scope="row">{esc(name)}</th>'
+        f'<td>{esc(claimed)}</td><td>{esc(record)}</td>'
+        f'<td>{"matches" if agrees else "<strong>differs</strong>" + (": " + esc(why) if why else "")}</td></tr>'
+        for name, claimed, record, agrees, why in f.compared)
     return ('<table class="compared"><caption>Cited vs the registry\'s record</caption><thead><tr><th scope="col">'
             'Field</th><th scope="col">Cited</th><th scope="col">Record</th><th scope="col"></th></tr></thead>'
             f'<tbody>{rows}</tbody></table>')
@@ -135,10 +135,10 @@ def _page_facts(page: Page) -> list[tuple[str, str]]:
         out.append(("Page title", f"<q>{esc(page.title)}</q>"))
     if page.content_type:
         out.append(("Content type", esc(page.content_type)))
-    snapshot = str(getattr(page, "snapshot_url", "") or "")
-    if snapshot:
+    if page.snapshot_url:
+        snapshot = page.snapshot_url
         out.append(("Archived copy", link_or_text(snapshot, "Wayback snapshot") + f" <code>{esc(snapshot)}</code>"))
-    elif getattr(page, "archived", None) is False:
+    elif page.archived is False:
         out.append(("Archived copy", "none: the Wayback Machine has no snapshot"))
     if page.fetched_at:
         out.append(("Fetched at", esc(page.fetched_at)))

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
-from citecheck.models import Finding
+from citecheck.models import Fault, Finding
 from citecheck.report.base import Reporter
 
 if TYPE_CHECKING:
@@ -78,7 +78,7 @@ def audited_paths(report: Report | None, findings: Iterable[Finding]) -> list[st
 def suite(path: str, findings: list[Finding], suppressed: list[Finding]) -> etree._Element:
     node = etree.Element("testsuite", name=xml_text(path))
     for f in findings:
-        node.append(case(f, "error" if f.rule == "E000" else "failure"))
+        node.append(case(f, "error" if f.fault is Fault.CRASH else "failure"))
     for f in suppressed:
         node.append(case(f, "skipped"))
     if not findings:

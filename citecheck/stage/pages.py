@@ -36,12 +36,15 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from citecheck.engine.run import Engine
-from citecheck.models import Corpus, Document, Finding, Link, Location, Page
+from citecheck.models import Corpus, Document, Fault, Finding, Link, Location, Page
 from citecheck.stage._worker import Cites, Item, Judges, _call, _start_worker
 
 if TYPE_CHECKING:
     import asyncio
     from concurrent.futures import ProcessPoolExecutor
+
+    from citecheck.engine.select import ActiveRule
+    from citecheck.fetch.facts import Raw
 
 PARALLEL_MIN_PAGES = 200  # pages to parse before an audit starts its pool: fewer cost less in-process
 BATCH = 64  # pages per task: large enough that a task's overhead is small, small enough to keep both busy
@@ -61,7 +64,7 @@ def worker_count() -> int:
     return min(4, cores - 1)
 
 
-def pool_rule(rule: Any) -> bool:
+def pool_rule(rule: ActiveRule) -> bool:
     """Whether an active rule runs in the pool: page rules and shardable memo rules."""
     return bool(rule.spec.stage == "page" or (rule.spec.stage == "memo" and rule.spec.shardable))
 
@@ -162,7 +165,7 @@ class PageStage:
             future.set_exception(err)
         return future
 
-    def add(self, url: str, page: Page, raw: Any = None) -> Page:
+    def add(self, url: str, page: Page, raw: Raw | None = None) -> Page:
         """Take `url`'s page (with `raw`, its unparsed body); return the slim copy to keep meanwhile
         (`fetch_all`'s `on_page`)."""
         kept = self.pages[url] = slim(page)
@@ -255,7 +258,7 @@ class PageStage:
     def _note(self, found: list[Finding]) -> None:
         for finding in found:
             self.found.setdefault(finding.path, []).append(finding)
-            if finding.rule == "E000":
+            if finding.fault is Fault.CRASH:
                 self.crashed = True  # the worker's engine is a copy: say it here
 
     def flush(self) -> None:
@@ -305,8 +308,8 @@ class PageStage:
         if self.lost:
             self.crashed = True
             for doc in self.documents:
-                self.found.setdefault(doc.path, []).append(self.parent.meta(
-                    "E000", Location(doc.path), f"a page-stage worker process failed ({self.lost}); the page "
+                self.found.setdefault(doc.path, []).append(self.parent.crash(
+                    Location(doc.path), f"a page-stage worker process failed ({self.lost}); the page "
                     "rules and M008 may not have run on every page"))
         return self.found
 
@@ -321,9 +324,9 @@ class PageStage:
         except Exception as err:  # noqa: BLE001 - a lost worker fails the candidate, never passes it
             self.lost = self.lost or f"{type(err).__name__}: {err}"
             self.unjudged.add(link.url)
-            found = [self.parent.meta("E000", link.location, f"a page-stage worker process failed ({self.lost}); "
-                                      "the page rules did not run on this page")]
-        if any(f.rule == "E000" for f in found):
+            found = [self.parent.crash(link.location, f"a page-stage worker process failed ({self.lost}); "
+                                       "the page rules did not run on this page")]
+        if any(f.fault is Fault.CRASH for f in found):
             self.crashed = True
         return found
 

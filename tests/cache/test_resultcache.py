@@ -138,3 +138,16 @@ def test_a_verbose_reaudit_served_from_it_says_so(served: Any, tmp_path: Path) -
     result = CliRunner().invoke(main, ["audit", str(memo), "--allow", "127.0.0.1", "--format", "json", "--cache",
                                        str(cache), "--timeout", "5", "-v"])
     assert "unchanged since a stored audit: its results are reused" in result.stderr
+
+
+
+def test_a_stored_finding_reads_back_whole() -> None:
+    """What the JSON contract leaves out (gate, stage, fault: an E003 replayed must still exit 2) is stored too."""
+    from dataclasses import astuple
+
+    from citecheck.models import Fault, Finding, Gate, Severity, Verdict
+
+    found = Finding("m.md", 3, 4, "E003", "unreadable-input", Severity.ERROR, "cannot read", "u", "e", "f", "s",
+                    Verdict.INPUT, Gate.GONE, "engine", Fault.UNAUDITED)
+    assert astuple(Finding.from_dict(json.loads(json.dumps(found.to_record())))) == astuple(found)
+    assert "fault" not in found.to_dict() and "stage" not in found.to_dict()

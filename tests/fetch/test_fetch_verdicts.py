@@ -226,3 +226,13 @@ def test_cloudflare_bot_management_stub_is_a_challenge_not_a_server_error(marker
     assert is_challenge(503, {}, body)
     assert decide(503, "", is_challenge(503, {}, body)) == (Outcome.UNVERIFIABLE, "challenge")
     assert decide(503, "", is_challenge(503, {}, b"<html>Service Unavailable</html>"))[1] == "server-error"
+
+
+def test_a_baseline_in_an_outage_is_not_written(dns: SwitchDns, tmp_path: Path) -> None:
+    """Without network the findings lack every verdict: a baseline of them would be wrong, so none is written."""
+    dns.down = True
+    memo, baseline = tmp_path / "memo.md", tmp_path / "baseline.json"
+    memo.write_text("# Memo\n\nClaim ([source](http://harbor-data.org/r)), ([more](http://slow-archive.org/s)).\n")
+    result = CliRunner().invoke(main, ["baseline", str(memo), "-o", str(baseline), "--no-cache", "--ignore", "M008"])
+    assert result.exit_code == 2 and result.stderr.strip().splitlines()[-1] == LINE
+    assert not baseline.exists()
