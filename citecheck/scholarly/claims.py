@@ -42,10 +42,11 @@ _VANCOUVER = re.compile(rf"(?P<name>{_NAME})\s+(?P<ini>[A-Z]{{1,3}})(?=[,.]|\s+e
 # Nature/LNCS: `Maaten, L. van der` is rare; `Doe, J.`, `Roe, R. A.`, `Pouget-Abadie, J.-B.`, `Kaiser, Ł.`
 _NATURE = re.compile(rf"(?P<name>{_NAME}),\s+(?P<ini>[A-ZÀ-ÞŁ][a-z]?\.(?:\s?-?\s?[A-ZÀ-ÞŁ][a-z]?\.)*)")
 # a group author alone: `Open Science Collaboration.`, `ATLAS Collaboration:`, `World Health Organization.`
-_GROUP = re.compile(r"(?P<name>(?:[A-Z][\w&'’\-]*\s+(?:(?:of|for|on|and|the)\s+)?){0,6}(?:Collaboration|Consortium|"
+_GROUP = re.compile(r"(?P<name>(?:[A-Z0-9][\w&'’\-]*\s+(?:(?:of|for|on|and|the)\s+)?){0,6}(?:Collaboration|Consortium|"
                     r"Collaborators|Group|Committee|Organi[sz]ation|Association|Society|Institute|Council|Agency|Team|"
                     r"Project|Network|Initiative|Investigators|Task Force|Panel|Commission|Foundation|Alliance|Board)s?)"
                     r"(?=[.,:&]|\s+et\s+al\b|\s+&)")
+_PAGES = re.compile(r"^(?:pp?\.|vol\.|no\.|\d[\d\s:–—\-]*$)", re.IGNORECASE)
 _AUTHOR_SEP = re.compile(r",?\s+(?:&|and)\s+|,\s+")
 _ET_AL_END = re.compile(r",?\s+et\s+al\.?")
 # a bracketed note after a title: NLM's `[Internet]` and `[cited 2021 Jan 5]`, APA's `[Data set]`, `[Preprint]`,
@@ -126,6 +127,8 @@ def reference_claim(text: str) -> Claim:
         authors, et_al = split_authors(who) if _name_like(who) else ([], False)
         quoted = _QUOTED.match(rest)  # Chicago author-date: Authors. Year. "Title." Journal.
         title = quoted.group("title").strip(" ,.") if quoted else _sentence(rest)
+        if _PAGES.match(title):  # Science: `K. He, X. Zhang, in Proc. CVPR (2016), pp. 770–778.` names no title
+            title = ""
         return Claim(title=title, authors=tuple(authors), et_al=et_al, year=year, source=text)
     return Claim(year=_last_year(text), source=text)
 

@@ -131,3 +131,12 @@ def test_a_title_ending_in_a_year_is_not_an_author_year_link_text() -> None:
 
     assert link_claim("Global cancer statistics 2018").authors == ()
     assert link_claim("van der Maaten and Hinton (2008)").authors == ("van der Maaten", "Hinton")
+
+
+def test_pages_after_the_year_are_no_title_and_a_numbered_group_is_an_author() -> None:
+    science = reference_claim("K. He, X. Zhang, S. Ren, J. Sun, in Proc. CVPR (2016), pp. 770–778.")
+    assert (science.title, science.year) == ("", 2016)
+    gbd = reference_claim("GBD 2019 Diseases and Injuries Collaborators. Global burden of 369 diseases. Lancet. "
+                          "2020;396(10258):1204-22.")
+    assert (gbd.authors, gbd.title, gbd.year) == (("GBD 2019 Diseases and Injuries Collaborators",),
+                                                  "Global burden of 369 diseases", 2020)
