@@ -124,8 +124,9 @@ class CorpusSession:
         refs = references(inputs.documents[0])
         if not refs:
             raise UsageError("no DOI, arXiv ID or PubMed ID in the reference: nothing a registry could answer for")
-        config = self.config.with_overrides(select=("R",))
-        report = await audit_inputs(inputs, config, self._registry(), online=True)
+        registry = self._registry()
+        config = self.config.with_overrides(select=tuple(r.id for r in registry.rules if r.stage == "reference"))
+        report = await audit_inputs(inputs, config, registry, online=True)
         if report.outage is not None:
             raise NetworkUnavailableError(report.outage.line())
         return cards.reference_result(reference, refs, report)
