@@ -2,11 +2,14 @@
 """Scholarly references: catch rate per kind of fabrication and false-alarm rate per citation style.
 
 Every real work of bench/scholarly_works.py is cited correctly in each style (APA, IEEE, Chicago,
-Harvard, a Markdown title link, an author-year link, a footnote with `doi:`), with the variations
-real writers make (sentence case, a dropped subtitle, accents left out, "et al.", a preprint's year
-one off), and then cited wrongly in each kind of fabrication HALLMARK catalogues that an identifier
-can carry: an identifier that does not exist, a real identifier with another work's title, a chimeric
-or near-miss title, other or placeholder authors, a wrong or future year, and a retracted work. The
+Harvard, a Markdown title link, an author-year link, a footnote with `doi:`, Vancouver/NLM, AMA,
+Nature, Springer LNCS, ACM, MLA), with the variations real writers make (sentence case, a dropped
+subtitle, accents left out, "et al.", a preprint's year one off, a stop word swapped, British
+spelling, `&`, hyphens, "The" dropped, a trailing period, digits for number words, `{ACRONYM}`), and
+then cited wrongly in each kind of fabrication HALLMARK catalogues that an identifier can carry: an
+identifier that does not exist, a real identifier with another work's title, a chimeric title, a
+near-miss title (one content word swapped or inserted), other or placeholder authors, a wrong or
+future year, and a retracted work. The
 memos are audited online against the loopback registries of tests/registryfakes.py (nothing leaves
 127.0.0.1), and each reference line's findings are compared with what it should get.
 
