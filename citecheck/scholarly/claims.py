@@ -168,10 +168,17 @@ def _author_head(text: str) -> tuple[list[str], bool, int] | None:
                             text[pos:])
             start = pos + tail.end() if tail else -1
             opener = text[start:start + 1] if tail else ""
-            if opener and (opener.isupper() or opener.isdigit() or opener in "\"“*_'‘[$"):
+            if opener and (opener.isupper() or opener.isdigit() or opener in "\"“*_'‘[$" or _lower_term(text[start:])):
                 return authors, False, start
             break
     return None
+
+
+def _lower_term(rest: str) -> bool:
+    """A title may open in lower case with a term: `mRNA vaccines…`, `p53 mutations…`, `α-synuclein…`
+    (a capital or digit inside its first word, or a Greek letter), never with a plain word (`argued…`)."""
+    first = rest.split(" ", 1)[0]
+    return "\u03b1" <= first[:1] <= "\u03c9" or any(c.isupper() or c.isdigit() for c in first[1:])
 
 
 def _family_like(name: str) -> bool:

@@ -140,3 +140,14 @@ def test_pages_after_the_year_are_no_title_and_a_numbered_group_is_an_author() -
                           "2020;396(10258):1204-22.")
     assert (gbd.authors, gbd.title, gbd.year) == (("GBD 2019 Diseases and Injuries Collaborators",),
                                                   "Global burden of 369 diseases", 2020)
+
+
+@pytest.mark.parametrize(("line", "title"), [
+    ("Polack FP, Thomas SJ. mRNA vaccines against COVID-19. N Engl J Med. 2020;383:2603-15.",
+     "mRNA vaccines against COVID-19"),
+    ("Doe J. α-Synuclein in Parkinson's disease. Nature 388, 839–840 (1997).", "α-Synuclein in Parkinson's disease"),
+    ("Levine AJ. p53, the cellular gatekeeper. Cell. 1997;88(3):323-31.", "p53, the cellular gatekeeper"),
+])
+def test_a_title_may_open_with_a_lower_case_term(line: str, title: str) -> None:
+    claim = reference_claim(line)
+    assert claim.title == title and claim.authors
