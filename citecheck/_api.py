@@ -39,7 +39,7 @@ GC_THRESHOLDS = (200_000, 30, 30)
 class Caches:
     """What an audit keeps between runs; each is optional (None: not used).
 
-    - `packs`: parsed rule packs, by their text (`engine.packcache`);
+    - `packs`: parsed rule packs, by their text (`citecheck.cache.packs`);
     - `results`: whole audits' results, replayed while inputs, configuration, code and every cited
       page's facts are unchanged (`citecheck.cache.results`; online audits of memos only);
     - `facts`: an open fact cache to read and store page facts in, instead of the one the

@@ -54,7 +54,7 @@ def test_seven_runs_dedupe_and_fetch_each_url_once(tmp_path: Path) -> None:
     assert "| 7 | 7 |" in (tmp_path / "m.md").read_text()
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])  # PostgreSQL: the full suite
 def cache_location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A fact cache on either backend: a SQLite file, or the team cache's URL (migrated, empty)."""
     return str(tmp_path / "c.sqlite") if request.param == "sqlite" else str(request.getfixturevalue("pg_url"))

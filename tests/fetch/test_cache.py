@@ -22,7 +22,7 @@ OK = Page(url="https://example.org/a?utm_source=x", outcome=Outcome.OK, status=2
           text_sample="text", meta={"og:title": "A"}, sibling_status=404, sibling_text="nope")
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])  # PostgreSQL: the full suite
 def location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """Where the cache under test lives: a SQLite file, or the team cache's URL (schema migrated, empty)."""
     return str(tmp_path / "c.sqlite") if request.param == "sqlite" else str(request.getfixturevalue("pg_url"))

@@ -41,7 +41,7 @@ def stored(cache: str) -> int:
     return int(json.loads(result.stdout)["pages"])
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])  # PostgreSQL: the full suite
 def cache(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return str(tmp_path / "c.sqlite") if request.param == "sqlite" else str(request.getfixturevalue("pg_url"))
 
