@@ -18,7 +18,9 @@ and it is only served while each cited page's facts are the very cache rows the 
 computed from (same fetch time), filed under the strict policy or this run's, and still fresh for
 their kind (answers `--max-age`, a corroborated NXDOMAIN one day). A page that was refetched,
 expired or never storable (a transient failure, an uncorroborated DNS failure) makes it a miss, and
-the audit runs in full. Results with a crashed rule, or of a run without network, are never stored.
+the audit runs in full. robots.txt speaks before this cache as before the fact cache: in a run that
+honours it, a stored robots.txt rule past its day (the audit must ask again) or one that disallows a
+cited URL or a hop of its stored walk is a miss. Results with a crashed rule, or of a run without network, are never stored.
 `citecheck.audit()` uses it by default (`citecheck._api.Caches`), and the CLI for the formats that
 need only findings and the summary (text, json, sarif, github); html and junit reports run in full.
 """
@@ -152,8 +154,11 @@ class ResultCache:
 
     The lookup reads the cache file read-only and imports nothing of the HTTP stack."""
 
-    def __init__(self, path: Path, max_age_days: float, policy: str = "") -> None:
-        self.path, self.max_age_days, self.policy = path, max_age_days, policy
+    def __init__(self, path: Path, max_age_days: float, policy: str = "", robots: bool = False) -> None:
+        """`robots`: the run honours robots.txt, so a stored result is served only while each cited
+        URL's site (and each redirect hop's) still allows it by rules the cache holds for the day,
+        as `fetch_all` asks before the fact cache."""
+        self.path, self.max_age_days, self.policy, self.robots = path, max_age_days, policy, robots
 
     @classmethod
     def beside(cls, fetch: FetchConfig) -> ResultCache | None:
@@ -162,7 +167,7 @@ class ResultCache:
         if not fetch.use_cache or is_team_cache(fetch.cache):
             return None
         return cls(Path(fetch.cache) if fetch.cache else default_cache_path(), fetch.max_age_days,
-                   policy_key(fetch.allow, fetch.allow_private, fetch.headers))
+                   policy_key(fetch.allow, fetch.allow_private, fetch.headers), fetch.robots)
 
     def lookup(self, key: str) -> Cached | None:
         started = time.perf_counter()
@@ -174,6 +179,7 @@ class ResultCache:
                 entry = self._entry(conn, key)
                 stored: dict[str, float] = entry["pages"] if entry else {}
                 now = _fetched_at(conn, list(stored)) if entry else {}
+                allowed = not entry or not self.robots or _robots_allow(conn, list(stored))
             finally:
                 conn.close()
         except (sqlite3.Error, ValueError, TypeError, KeyError):
@@ -182,6 +188,8 @@ class ResultCache:
             return None
         if not all(self._current(now.get(url), when) for url, when in stored.items()):
             return None  # a page was refetched, has expired or left the cache: audit in full
+        if not allowed:
+            return None  # robots.txt speaks before any cache: a rule past its day, or a disallow now
         try:
             findings = [_finding(d) for d in entry["findings"]]
             suppressed = [_finding(d) for d in entry["suppressed"]]
@@ -244,6 +252,34 @@ def _fetched_at(conn: sqlite3.Connection, urls: list[str]) -> dict[str, tuple[fl
                                       f"WHERE url IN ({','.join('?' * len(chunk))})", chunk):
             out[url] = (row[0], row[1], row[2])
     return out
+
+
+def _robots_allow(conn: sqlite3.Connection, urls: list[str]) -> bool:
+    """Whether robots.txt allows every URL and every redirect hop of its stored walk by the rules
+    the cache holds: a rule past its day means the audit must ask again (no); an origin with no rule
+    stored is one whose robots.txt did not answer (a name that does not resolve, a 5xx), which
+    `fetch.robots` reads as nothing known, allowed."""
+    from citecheck.fetch.robots import KIND as ROBOTS
+    from citecheck.fetch.robots import LIFETIME, Rules, is_robots_url, origin_of
+
+    asked = list(urls)
+    for start in range(0, len(urls), 500):  # the hops of stored walks that redirected
+        chunk = urls[start:start + 500]
+        for (facts,) in conn.execute(f"SELECT facts FROM pages WHERE url IN ({','.join('?' * len(chunk))}) "
+                                     "AND facts LIKE '%\"location\":\"_%'", chunk):
+            asked += [hop["url"] for hop in json.loads(facts).get("chain", [])[1:]]
+    origins = sorted({origin_of(url) for url in asked if not is_robots_url(url)})
+    rules: dict[str, Rules] = {}
+    for start in range(0, len(origins), 500):
+        chunk = origins[start:start + 500]
+        for origin, data in conn.execute(f"SELECT key, data FROM extras WHERE kind = ? AND key IN "
+                                         f"({','.join('?' * len(chunk))})", [ROBOTS, *chunk]):
+            record = json.loads(data)
+            if not isinstance(record, dict) or time.time() - float(record.get("fetched", 0)) >= LIFETIME:
+                return False
+            text = record.get("text")
+            rules[origin] = Rules(origin, text if isinstance(text, str) else None)
+    return all(is_robots_url(url) or origin_of(url) not in rules or rules[origin_of(url)].allows(url) for url in asked)
 
 
 def _finding(d: dict[str, Any]) -> Finding:
