@@ -15,11 +15,14 @@
 
 `FakeRegistries.log` records every request (registry, path and query, loop time, client port) so
 tests can measure pacing; `fail[registry] = (status, headers)` or `"timeout"` makes one misbehave
-(`(status, headers, n)`: only the next n requests).
+(`(status, headers, n)`: only the next n requests). A "timeout" registry holds each request for
+`stall` seconds or until the server shuts down, whichever comes first: the test's client gives up
+before either, and the test's teardown does not wait out the stall.
 """
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import time
 from dataclasses import dataclass, field
@@ -55,7 +58,8 @@ class FakeRegistries:
     fail: dict[str, Any] = field(default_factory=dict)
     log: list[tuple[str, str, float, int]] = field(default_factory=list)
     base: str = ""
-    stall: float = 2.0  # how long a "timeout" registry keeps a request waiting
+    stall: float = 2.0  # how long a "timeout" registry keeps a request waiting (at most: shutdown ends it)
+    _shutdown: asyncio.Event | None = field(default=None, init=False, repr=False)
 
     def endpoints(self) -> dict[str, str]:
         return {"doi": f"{self.base}/doi", "crossref": f"{self.base}/crossref", "datacite": f"{self.base}/datacite",
@@ -76,14 +80,27 @@ class FakeRegistries:
         app.router.add_get("/datacite/dois/{doi:.+}", self.datacite)
         app.router.add_get("/arxiv/api/query", self.arxiv)
         app.router.add_get("/pubmed/esummary.fcgi", self.pubmed)
+        self._shutdown = None  # a new server, a new loop
+        app.on_shutdown.append(self._release)
         return app
+
+    async def _release(self, app: web.Application) -> None:
+        """Shutdown (before aiohttp waits for the handlers still running) ends every stall."""
+        if self._shutdown is not None:
+            self._shutdown.set()
+
+    async def _stall(self) -> None:
+        if self._shutdown is None:  # created on the server's own loop
+            self._shutdown = asyncio.Event()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._shutdown.wait(), self.stall)
 
     async def _gate(self, registry: str, request: web.Request) -> web.StreamResponse | None:
         peer = request.transport.get_extra_info("peername") if request.transport else None
         self.log.append((registry, request.path_qs, time.monotonic(), peer[1] if peer else 0))
         failing = self.fail.get(registry)
         if failing == "timeout":
-            await asyncio.sleep(self.stall)
+            await self._stall()
         if isinstance(failing, tuple):
             status, headers, *times = failing
             if times:  # (status, headers, n): fail the next n requests only

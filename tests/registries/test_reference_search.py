@@ -80,9 +80,9 @@ def fake() -> Iterator[SearchingRegistries]:
         yield registries
 
 
-def config_for(fake: SearchingRegistries, tmp_path: Path, **extra: Any) -> Config:
+def config_for(fake: SearchingRegistries, tmp_path: Path, timeout: float = 5, **extra: Any) -> Config:
     port = fake.base.rsplit(":", 1)[1]
-    fetch = {"allow": [f"127.0.0.1:{port}"], "cache": str(tmp_path / "cache.sqlite"), "retries": 0, "timeout": 5}
+    fetch = {"allow": [f"127.0.0.1:{port}"], "cache": str(tmp_path / "cache.sqlite"), "retries": 0, "timeout": timeout}
     pace = {name: [0.0, 2] for name in ("doi", "crossref", "crossref-polite", "datacite", "arxiv", "pubmed",
                                         "crossref-search", "crossref-search-polite", "dblp")}
     return build({"fetch": fetch, "scholarly": {"endpoints": fake.endpoints(), "pace": pace, **extra}})
@@ -131,7 +131,7 @@ def test_search_that_cannot_answer_is_unverifiable(fake: SearchingRegistries, tm
     fake.fail["crossref-search"] = failure
     fake.stall = 8.0
     (tmp_path / "refs.bib").write_text(BIB, encoding="utf-8")
-    config = config_for(fake, tmp_path)
+    config = config_for(fake, tmp_path, timeout=2)  # the client gives up long before the stall ends
     findings = found([str(tmp_path / "refs.bib")], config)
     rules = {f.line: f.rule for f in findings}
     # Crossref could not answer and arXiv has none of them: unverifiable, never unindexed or not found
