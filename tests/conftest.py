@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-# Helpers live beside this file (netguard, hostile, verdictnet, ...); test modules in tests/<package>/
-# still import each other's helpers by module name (`from test_harvest_site import threaded_site`).
+# Helpers shared by tests live beside this file (netguard, hostile, harvestsite, verdictnet, ...), never in
+# a test module: a test module imports helpers, not another test module.
 TESTS = Path(__file__).parent
-sys.path[:0] = [str(TESTS), *sorted({str(test.parent) for test in TESTS.glob("*/test_*.py")})]
+sys.path.insert(0, str(TESTS))
 import netguard  # noqa: E402 - from the folder just put on the path
 from pgcluster import pg_cluster, pg_url  # noqa: E402, F401 - the team-cache tests' PostgreSQL
 

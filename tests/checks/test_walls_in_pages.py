@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from test_harvest_site import Page as SitePage
-from test_harvest_site import threaded_site
+from harvestsite import Page as SitePage
+from harvestsite import threaded_site
 
 from citecheck.config import build
 from citecheck.engine.registry import build_registry

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
-from test_harvest_site import Page, threaded_site
+from harvestsite import Page, threaded_site
 
 from citecheck.cli import main
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from test_harvest_site import Page, threaded_site
+from harvestsite import Page, threaded_site
 
 from citecheck.cli import main
 

@@ -11,8 +11,8 @@ import sys
 import time
 from pathlib import Path
 
-from test_harvest_cli import project
-from test_harvest_site import threaded_site
+from harvestkit import project
+from harvestsite import threaded_site
 
 from citecheck.fetch.cache import Cache
 

@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from test_write_scanner import leaked
+from leakscan import leaked
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -9,27 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
-from test_harvest import OUTLINE, directory_yaml
-from test_harvest_site import Page, Site, threaded_site
+from harvestkit import OUTLINE, cli, project
+from harvestsite import Page, threaded_site
 
 pytestmark = pytest.mark.slow  # servers, subprocesses or many generated cases: the full suite, not the inner loop
-
-CONFIG = "fetch:\n  allow: ['127.0.0.1']\n  timeout: 10\n  retries: 0\n  cache: {cache}\n"
-
-
-def cli(*args: str) -> Result:
-    from citecheck.cli import main
-
-    return CliRunner(env={"GITHUB_ACTIONS": None}).invoke(main, ["harvest", *args])
-
-
-def project(tmp_path: Path, site: Site, outline: str = OUTLINE) -> list[str]:
-    (tmp_path / "directory.yaml").write_text(directory_yaml(site))
-    (tmp_path / "outline.yaml").write_text(outline)
-    (tmp_path / "cfg.yaml").write_text(CONFIG.format(cache=tmp_path / "cache.sqlite"))
-    return [str(tmp_path / "outline.yaml"), "--config", str(tmp_path / "cfg.yaml"), "-o", str(tmp_path / "corpus.json")]
-
 
 def test_strict_run_writes_corpus_rejects_and_sections(tmp_path: Path) -> None:
     with threaded_site() as site:

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from browser import SharedBrowser, Tab, chromium_path
-from test_report_html_sample import sample_report
+from reportsample import sample_report
 from tools import artifacts_dir
 
 from citecheck.report import ReportContext, render

@@ -24,7 +24,7 @@ import pytest
 from aiohttp import web
 from click.testing import CliRunner
 from hostile_net import ServerThread
-from test_team_cache import Counting, _audit, _finish
+from teamcache import Counting, _audit, _finish
 
 from citecheck.cli import main
 from citecheck.fetch.cache import is_team_cache, open_store

@@ -58,7 +58,7 @@ def test_the_cli_says_when_the_archive_could_not_answer(tmp_path: Path) -> None:
     import json
 
     from click.testing import CliRunner
-    from test_harvest_site import threaded_site
+    from harvestsite import threaded_site
 
     from citecheck.cli import main
 

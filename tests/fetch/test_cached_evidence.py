@@ -10,10 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_fetch_verdicts import audit, cache_stats, rules_at
-from test_harvest_cli import cli
-from test_harvest_merge import pages
-from test_harvest_servers import Restartable
+from harvestkit import cli, pages
+from harvestsite import Restartable
+from verdictcli import audit, cache_stats, rules_at
 from verdictnet import RawWeb, SwitchDns
 
 pytestmark = pytest.mark.slow  # servers, subprocesses or many generated cases: the full suite, not the inner loop

@@ -140,9 +140,8 @@ def test_fact_key_never_merges_other_requests(a: str, b: str) -> None:
 def test_harvest_judges_each_spelling_on_its_own_page(dns: SwitchDns, tmp_path: Path) -> None:
     """Two candidates of one source by the dedupe key: the bare domain does not exist, the www one
     does. Each is judged on its own fetch; the verdict of one never speaks for the other."""
-    from test_harvest_cli import cli
-    from test_harvest_merge import pages
-    from test_harvest_servers import Restartable
+    from harvestkit import cli, pages
+    from harvestsite import Restartable
 
     with Restartable(pages()) as server:
         listed = tmp_path / "Sources.md"

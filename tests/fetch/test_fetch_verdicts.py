@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from verdictcli import audit, cache_stats, rules_at
 from verdictnet import RawWeb, SwitchDns
 
 from citecheck.cli import main
@@ -26,20 +27,6 @@ def dns(monkeypatch: pytest.MonkeyPatch) -> SwitchDns:
     stub = SwitchDns(names=("harbor-data.org", "slow-archive.org"), zones=("org",))
     monkeypatch.setattr("citecheck.fetch.dns.SystemResolver", lambda: stub)
     return stub
-
-
-def audit(tmp_path: Path, lines: list[str], *extra: str, policy: tuple[str, ...] = ("--allow-private",)
-          ) -> tuple[int, dict[str, Any], str]:
-    memo = tmp_path / "memo.md"
-    memo.write_text("# Memo\n\n" + "".join(f"Claim {n} ([source]({url})).\n\n" for n, url in enumerate(lines)))
-    args = ["audit", str(memo), "--format", "json", *policy, "--timeout", "1.5",
-            "--cache", str(tmp_path / "cache.sqlite"), "--ignore", "M008", *extra]
-    result = CliRunner().invoke(main, args)
-    return result.exit_code, json.loads(result.stdout or "{}"), result.stderr
-
-
-def rules_at(payload: dict[str, Any], url: str) -> set[tuple[str, str]]:
-    return {(f["rule"], f["severity"]) for f in payload["findings"] if f["url"] == url}
 
 
 def test_total_outage_records_nothing_then_recovers(web: RawWeb, dns: SwitchDns, tmp_path: Path) -> None:
@@ -76,11 +63,6 @@ def test_partial_outage(web: RawWeb, dns: SwitchDns, tmp_path: Path) -> None:
     assert code == 1 and "network unavailable" not in err and again["findings"] == payload["findings"]
     assert (again["summary"]["from_cache"], again["summary"]["fetched_now"]) == (2, 1)
     assert web.hits["/missing"] == 1 and web.hits["/hang"] == 2
-
-
-def cache_stats(tmp_path: Path) -> dict[str, Any]:
-    result = CliRunner().invoke(main, ["cache", "stats", "--json", "--cache", str(tmp_path / "cache.sqlite")])
-    return dict(json.loads(result.stdout))
 
 
 def test_policy_change_is_never_answered_from_the_cache(web: RawWeb, dns: SwitchDns, tmp_path: Path) -> None:

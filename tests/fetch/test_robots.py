@@ -10,9 +10,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from test_harvest_cli import cli
-from test_harvest_servers import Restartable
-from test_harvest_site import Page, article
+from harvestkit import cli
+from harvestsite import Page, Restartable, article
 
 from citecheck.fetch import robots as robots_module
 from citecheck.fetch.robots import Robots, Rules

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from hostile import HostileWeb
 from hostile_net import NatSockets, RawServer, RecordingSockets, StubResolver, canary
-from test_ssrf_guard import SPELLINGS
+from ssrfspellings import SPELLINGS
 
 from citecheck.config import FetchConfig
 from citecheck.fetch import fetch_all

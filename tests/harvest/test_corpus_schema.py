@@ -5,8 +5,8 @@ import json
 from pathlib import Path
 
 import jsonschema
-from test_harvest_cli import cli, project
-from test_harvest_site import threaded_site
+from harvestkit import cli, project
+from harvestsite import threaded_site
 
 from citecheck.checks.schema import REQUIRED
 from citecheck.schemas import load_schema

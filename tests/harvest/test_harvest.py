@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_harvest_site import Page, Site, article
+from harvestkit import OUTLINE, config, directory_yaml, paths
+from harvestsite import Page, Site, article
 
-from citecheck.config import Config, build
 from citecheck.errors import CorpusError
 from citecheck.harvest import harvest_async, write_outputs
 from citecheck.harvest.ids import read_high_water
@@ -23,65 +23,11 @@ from citecheck.harvest.ids import read_high_water
 GOOD = {"/stats/road-freight-2023", "/stats/goods-transport", "/news/spot-rates", "/law/mobility-package"}
 
 
-def directory_yaml(site: Site, extra_reports: str = "") -> str:
-    u = site.url
-    return f"""sources:
-  - name: Statistics Office
-    domain: 127.0.0.1
-    reports:
-      - {{url: "{u('/stats/road-freight-2023')}", title: "Road freight transport statistics 2023", topics: [road freight statistics]}}
-      - {{url: "{u('/stats/removed-report')}", title: "Road freight annual report 2019", topics: [road freight statistics]}}
-      - {{url: "{u('/stats/old-table')}", title: "Road freight statistics table", topics: [road freight statistics]}}
-      - {{url: "{u('/stats/goods-transport')}", title: "Goods transport by road in Germany", topics: [road freight statistics]}}
-      - {{url: "https://example.com/road-freight-outlook", title: "Road freight outlook", topics: [road freight statistics]}}
-{extra_reports}  - name: Trade Press
-    domain: 127.0.0.1
-    reports:
-      - {{url: "{u('/news/carrier-ranking')}", title: "Europe's largest road carriers ranked", topics: [carrier market news]}}
-      - {{url: "{u('/news/spot-rates')}", title: "Spot freight rates between Germany and Poland", topics: [carrier market news]}}
-  - name: Law Library
-    domain: 127.0.0.1
-    search: "{u('/search')}?q={{query}}"
-    reports:
-      - {{url: "{u('/law/recycled-slug')}", title: "Mobility Package II cabotage rules explained", topics: [mobility package rules]}}
-"""
-
-
-OUTLINE = """title: Northwind Freight memo
-company: {name: Northwind Freight, geographies: [DE, PL]}
-providers: [directory]
-directory: directory.yaml
-sections:
-  - id: market
-    title: Market size
-    queries: [road freight statistics]
-    preferred_sources: [Statistics Office]
-  - id: competition
-    title: Competitors
-    queries: [carrier market news]
-    preferred_sources: [Trade Press]
-  - id: regulation
-    title: Regulation
-    queries: [mobility package rules]
-    preferred_sources: [Law Library]
-"""
-
-
-def config(tmp_path: Path, **fetch: Any) -> Config:
-    return build({"harvest": {},
-                  "fetch": {"allow": ["127.0.0.1"], "cache": str(tmp_path / "cache.sqlite"), "timeout": 10,
-                            "retries": 0, **fetch}})
-
-
 def setup_outline(tmp_path: Path, site: Site, extra_reports: str = "") -> Path:
     (tmp_path / "directory.yaml").write_text(directory_yaml(site, extra_reports))
     path = tmp_path / "outline.yaml"
     path.write_text(OUTLINE)
     return path
-
-
-def paths(urls: Any) -> set[str]:
-    return {"/" + u.split("/", 3)[3] for u in urls}
 
 
 async def run(tmp_path: Path, site: Site, gate: str = "strict", **options: Any) -> Any:

@@ -9,10 +9,8 @@ from pathlib import Path
 
 import pytest
 from aiohttp import web
-from test_harvest_cli import cli
-from test_harvest_merge import pages
-from test_harvest_servers import Restartable
-from test_harvest_site import Site
+from harvestkit import cli, pages
+from harvestsite import Restartable, Site
 
 from citecheck.fetch.cache import Cache
 

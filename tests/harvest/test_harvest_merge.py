@@ -13,36 +13,11 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import Result
-from test_harvest_cli import cli
-from test_harvest_servers import Restartable
-from test_harvest_site import Page, article
+from harvestkit import cli, harvest, ids, listing, pages
+from harvestsite import Page, Restartable, article
 from verdictnet import SwitchDns
 
 pytestmark = pytest.mark.slow  # servers, subprocesses or many generated cases: the full suite, not the inner loop
-
-
-def pages() -> dict[str, Page]:
-    return {"/a": Page(200, article("Road freight statistics 2023", "EU road freight grew 2 per cent in 2023.")),
-            "/b": Page(200, article("Goods transport by road in Germany", "German hauliers carried 3.1 bn t.")),
-            "/c": Page(200, article("Spot freight rates DE-PL", "Spot rates on the DE-PL lanes rose 4 per cent.")),
-            "/d": Page(200, article("Cabotage rules explained", "The Mobility Package changed cabotage rules."))}
-
-
-def listing(server: Restartable, tmp_path: Path, *paths: str) -> Path:
-    titles = {p: server.site.pages[p].html.split("<title>")[1].split("</title>")[0] for p in paths}
-    file = tmp_path / "Sources.md"
-    file.write_text("".join(f"- [{titles[p]}]({server.site.url(p)})\n" for p in paths))
-    return file
-
-
-def harvest(server: Restartable, tmp_path: Path, listed: Path, *extra: str) -> Result:
-    return cli("--urls", str(listed), "-o", str(tmp_path / "corpus.json"), "--allow", server.site.host,
-               "--cache", str(tmp_path / "cache.sqlite"), "--report", str(tmp_path / "report.html"), *extra)
-
-
-def ids(tmp_path: Path) -> dict[str, str]:
-    return {"/" + e["url"].split("/", 3)[3]: e["id"] for e in json.loads((tmp_path / "corpus.json").read_text())}
 
 
 def test_outage_then_a_dead_page_then_its_return(tmp_path: Path) -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from test_harvest_cli import cli, project
-from test_harvest_site import threaded_site
+from harvestkit import cli, project
+from harvestsite import threaded_site
 
 
 def test_report_shows_kept_and_rejected_with_reasons(tmp_path: Path) -> None:

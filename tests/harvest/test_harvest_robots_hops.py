@@ -6,10 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-from test_harvest_cli import cli
-from test_harvest_merge import pages
-from test_harvest_servers import Restartable
-from test_harvest_site import Page
+from harvestkit import cli, pages
+from harvestsite import Page, Restartable
 
 pytestmark = pytest.mark.slow  # CLI harvests against a server
 

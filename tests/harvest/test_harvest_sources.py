@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 from aiohttp import web
-from test_harvest import config, paths
-from test_harvest_site import Page, Site, article
+from harvestkit import config, paths
+from harvestsite import Page, Site, article
 
 from citecheck.config import build
 from citecheck.harvest import harvest_async
@@ -97,7 +97,7 @@ async def test_urls_file_sections_by_heading_and_link_text_as_title(aiohttp_serv
 
 
 async def test_redirects_and_canonical_fold_into_one_source(aiohttp_server: Any, tmp_path: Path) -> None:
-    from test_harvest_site import default_pages
+    from harvestsite import default_pages
 
     pages = default_pages()
     pages["/go/freight"] = Page(301, "", {"Location": "/stats/road-freight-2023"})

@@ -16,9 +16,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
-from test_harvest_merge import harvest, ids, listing, pages
-from test_harvest_servers import Restartable
-from test_harvest_site import Page
+from harvestkit import harvest, ids, listing, pages
+from harvestsite import Page, Restartable
 
 import citecheck.cli.harvest as harvest_cli
 import citecheck.harvest.transaction as transaction

@@ -9,10 +9,8 @@ import json
 from pathlib import Path
 
 import pytest
-from test_harvest_cli import cli
-from test_harvest_merge import pages
-from test_harvest_servers import Restartable
-from test_harvest_site import Page
+from harvestkit import cli, pages
+from harvestsite import Page, Restartable
 
 from citecheck.fetch.cache import Cache
 

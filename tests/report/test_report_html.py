@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from test_report_html_sample import HOSTILE_TITLE, sample_report
+from reportsample import HOSTILE_TITLE, sample_report
 
 from citecheck._audit import Report
 from citecheck.cli import main

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from test_write_scanner import scan
+from leakscan import scan
 
 from citecheck.cli import main
 from citecheck.errors import UsageError

@@ -10,7 +10,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from test_write_scanner import leaked, scan
+from leakscan import leaked, scan
 
 from citecheck.config import Config
 from citecheck.engine.registry import build_registry

@@ -1,10 +1,10 @@
 """Property (issue 26): the model under audit cannot steer `write`. On generated drafts that mix inline
 directives (every spelling the gate knows, and some it must not be fooled by), front matter that
-configures checks, and every hostile URL form of `test_write_property.py`, `write`
+configures checks, and every hostile URL form of `tests/writedrafts.py`, `write`
 
 - fails (exit 1) whenever the draft cites an unknown ID or a URL outside the corpus,
 - emits a memo with no citecheck directive and no `firm:` / `company:` front matter,
-- and links nothing outside the corpus (the independent paranoid scanner of test_write_scanner.py).
+- and links nothing outside the corpus (the independent paranoid scanner of tests/leakscan.py).
 """
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from test_write_property import CORPUS, CORPUS_URLS, id_pieces, prose, url_pieces
-from test_write_scanner import leaked
+from leakscan import leaked
+from writedrafts import CORPUS, CORPUS_URLS, id_pieces, prose, url_pieces
 
 from citecheck.config import Config
 from citecheck.engine.registry import build_registry

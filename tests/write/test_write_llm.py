@@ -16,7 +16,7 @@ import pytest
 import vcr
 from aiohttp import web
 from click.testing import CliRunner
-from test_write_scanner import leaked
+from leakscan import leaked
 
 from citecheck.cli import main
 from citecheck.errors import MissingKeyError, ProviderError, UsageError
