@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
-from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,7 +26,7 @@ from citecheck.agents.results import (
 from citecheck.config import Config, load_config
 from citecheck.errors import InputError, NetworkUnavailableError, ProviderError, UsageError
 from citecheck.extract import load_corpus
-from citecheck.harvest import HarvestResult, corpus_lock, harvest_async, recover, write_outputs
+from citecheck.harvest import HarvestResult, harvest_async, harvest_into_async
 from citecheck.harvest.corpus import write_corpus
 from citecheck.harvest.ids import read_registry
 from citecheck.harvest.outline import Outline, Query, Section
@@ -171,17 +170,16 @@ class CorpusSession:
     async def _harvest(self, outline: Outline, *, into: bool, progress: Progress | None,
                        refuse: Callable[[HarvestResult], None] | None = None) -> HarvestResult:
         async with self._lock:  # one writer of the corpus file at a time, here and in other processes
-            with corpus_lock(self.corpus_path) if into else nullcontext():
-                if into:
-                    recover(self.corpus_path)
-                result = await harvest_async(outline, config=self.config, into=self.corpus_path if into else None,
-                                             gate=self.gate_name, progress=progress or False,
-                                             min_excerpt=self.min_excerpt, extract_workers=self.extract_workers,
-                                             registry=self._registry())
-                if refuse is not None:
-                    refuse(result)
-                if into:
-                    write_outputs(result, self.corpus_path, rejects_path=self.rejects_path)
+            if into:  # locked, recovered, harvested and written as `citecheck harvest -o` does
+                return await harvest_into_async(self.corpus_path, outline, config=self.config, gate=self.gate_name,
+                                                progress=progress or False, min_excerpt=self.min_excerpt,
+                                                extract_workers=self.extract_workers, registry=self._registry(),
+                                                rejects_path=self.rejects_path, refuse=refuse)
+            result = await harvest_async(outline, config=self.config, gate=self.gate_name, progress=progress or False,
+                                         min_excerpt=self.min_excerpt, extract_workers=self.extract_workers,
+                                         registry=self._registry())
+            if refuse is not None:
+                refuse(result)
         return result
 
     def _outline(self, section: Section, origin: str, limit: int = 10) -> Outline:

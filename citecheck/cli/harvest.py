@@ -4,17 +4,17 @@ section has sources, 1 a section ended empty (or, under --gate strict, anything 
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
 
 from citecheck._util.atomic import refuse_same_file
 from citecheck.cli.options import _split, build_config, config_options, fetch_options
-from citecheck.harvest import GATES, harvest, rejects_table, write_outputs
+from citecheck.harvest import GATES, harvest_into, rejects_table
 from citecheck.harvest.merge import write_table
 from citecheck.harvest.output import summary_lines, write_review
 from citecheck.harvest.providers import NAMES
-from citecheck.harvest.transaction import corpus_lock, recover
 
 
 @click.command(context_settings={"max_content_width": 100})
@@ -105,14 +105,10 @@ def command(outline: str | None, urls_file: str | None, query: str | None, bibs:
     refuse_same_file([("-o", output), ("--rejects", rejects_path), ("--report", report_path),
                       ("-o's ID registry", f"{output}.ids")], [outline, urls_file, config_path, *bibs])
     config = build_config(config_path, select, ignore, rule_dirs, **fetch).with_fetch(deadline=deadline)
-    with corpus_lock(output):  # read, merge and write as one transaction
-        if recover(output):
-            click.echo(f"citecheck harvest: finished writing {output} and its .ids from an interrupted run's journal",
-                       err=True)
-        result = harvest(outline, providers=_split(providers), config=config, urls=urls_file, query=query,
-                         into=output, gate=gate, progress=not quiet, min_excerpt=min_excerpt, bibliographies=bibs)
-        if not dry_run:
-            write_outputs(result, output, rejects_path=rejects_path, per_section_dir=per_section)
+    result = harvest_into(output, outline, providers=_split(providers), config=config, urls=urls_file, query=query,
+                          gate=gate, progress=not quiet, min_excerpt=min_excerpt, bibliographies=bibs,
+                          rejects_path=rejects_path, per_section_dir=per_section, dry_run=dry_run,
+                          recovered=_recovered)
     if not dry_run and report_path:
         write_review(result, report_path, output)
     rejects_table(result, sys.stderr)
@@ -122,3 +118,7 @@ def command(outline: str | None, urls_file: str | None, query: str | None, bibs:
     if dry_run:
         click.echo("citecheck harvest: --dry-run: nothing written", err=True)
     sys.exit(result.exit_code)
+
+
+def _recovered(corpus: str | Path) -> None:
+    click.echo(f"citecheck harvest: finished writing {corpus} and its .ids from an interrupted run's journal", err=True)

@@ -12,7 +12,6 @@ from citecheck._util.atomic import atomic_write, refuse_same_file
 from citecheck.cli.options import build_config, config_options, fetch_options
 from citecheck.curate.resolve import resolve_async
 from citecheck.extract import read_text
-from citecheck.harvest import corpus_lock, recover, write_outputs
 from citecheck.harvest.providers import NAMES
 
 
@@ -43,12 +42,8 @@ def command(memo: str, corpus_path: str, providers: tuple[str, ...], output: str
                      [memo, corpus_path, config_path])
     config = build_config(config_path, select, ignore, rule_dirs, **fetch)
     text = read_text(memo, config.max_file_size)
-    with corpus_lock(corpus_path):  # read, merge and write the corpus as one transaction
-        recover(corpus_path)
-        result = aio.run(resolve_async(memo, text, corpus_path, providers=providers, config=config,
-                                       min_support=min_support, gate=gate))
-        if result.harvest is not None:
-            write_outputs(result.harvest, corpus_path)
+    result = aio.run(resolve_async(memo, text, corpus_path, providers=providers, config=config,
+                                   min_support=min_support, gate=gate))  # writes the corpus as harvest -o does
     if output:
         atomic_write(output, result.text)
     report = {"claims": [dict(r.__dict__, resolved=r.resolved) for r in result.resolutions],

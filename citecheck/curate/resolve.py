@@ -16,7 +16,7 @@ from typing import Any
 
 from citecheck.config import Config
 from citecheck.extract import extract_document
-from citecheck.harvest import HarvestResult, harvest_async
+from citecheck.harvest import HarvestResult, harvest_into_async
 from citecheck.harvest.outline import Outline, Query, Section
 from citecheck.models import Marker, Source
 from citecheck.support.assess import Thresholds, assess
@@ -64,12 +64,14 @@ def claim_outline(markers: Sequence[Marker], providers: Sequence[str]) -> Outlin
 async def resolve_async(path: str, text: str, corpus_path: str | Path, *, providers: Sequence[str],
                         config: Config, min_support: float = 0.5, gate: str = "default",
                         resolver: Any = None) -> ResolveResult:
-    """Harvest for every claim, then cite the best supporting new source (or leave the marker)."""
+    """Harvest for every claim into `corpus_path` and write it (`harvest_into_async`: locked, an
+    interrupted write recovered, the corpus and its `.ids` committed), then cite the best supporting
+    new source (or leave the marker). Without a marker the corpus is not touched."""
     markers = claims_in(path, text)
     if not markers:
         return ResolveResult(text, [], [], None, {})
-    result = await harvest_async(claim_outline(markers, providers), providers=providers, config=config,
-                                 into=corpus_path, gate=gate, resolver=resolver)
+    result = await harvest_into_async(corpus_path, claim_outline(markers, providers), providers=providers,
+                                      config=config, gate=gate, resolver=resolver)
     by_id = {s.id: s for s in result.corpus}
     resolutions = []
     for n, marker in enumerate(markers, start=1):

@@ -10,6 +10,7 @@
 """
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ from click.testing import CliRunner, Result
 from harvestkit import harvest, ids, listing, pages
 from harvestsite import Page, Restartable
 
-import citecheck.cli.harvest as harvest_cli
+import citecheck.harvest.into as into
 import citecheck.harvest.transaction as transaction
 from citecheck.errors import CorpusError
 from citecheck.harvest.ids import read_registry
@@ -42,15 +43,15 @@ def test_a_second_harvest_into_the_same_corpus_is_refused_while_the_first_runs(t
         assert harvest(server, tmp_path, first_list).exit_code == 0
         (tmp_path / "other").mkdir()
         second_list = listing(server, tmp_path / "other", "/d")
-        real = harvest_cli.harvest
+        real = into.harvest_async
         seen: list[Result] = []
 
-        def racing(*args: Any, **kwargs: Any) -> Any:
-            if not seen:
-                seen.append(harvest(server, tmp_path, second_list))  # another process, same corpus
-            return real(*args, **kwargs)
+        async def racing(*args: Any, **kwargs: Any) -> Any:  # the first holds the lock: between its read and write
+            if not seen:  # another process, same corpus (a thread: the command runs its own event loop)
+                seen.append(await asyncio.to_thread(harvest, server, tmp_path, second_list))
+            return await real(*args, **kwargs)
 
-        monkeypatch.setattr(harvest_cli, "harvest", racing)
+        monkeypatch.setattr(into, "harvest_async", racing)
         listed = listing(server, tmp_path, "/a", "/b", "/c")
         outer = harvest(server, tmp_path, listed)
         assert outer.exit_code == 0, outer.stderr
@@ -60,7 +61,7 @@ def test_a_second_harvest_into_the_same_corpus_is_refused_while_the_first_runs(t
         assert "corpus.json.lock is locked" in second.stderr and "Traceback" not in second.stderr
         assert len(second.stderr.strip().splitlines()) == 1
         assert ids(tmp_path) == {"/a": "src-001", "/b": "src-002", "/c": "src-003"}
-        monkeypatch.setattr(harvest_cli, "harvest", real)
+        monkeypatch.setattr(into, "harvest_async", real)
         after = harvest(server, tmp_path, second_list)  # the lock is released: the next run merges
         assert after.exit_code == 0, after.stderr
         assert ids(tmp_path) == {"/a": "src-001", "/b": "src-002", "/c": "src-003", "/d": "src-004"}
