@@ -1,6 +1,7 @@
 """The library is the product: `citecheck.audit()` and `citecheck audit` give the same findings and
 share their caches (a result the command stored serves the library's next call, and the other way
-round; both read one pack cache); `citecheck.write.write()` writes and reports what `citecheck write` does."""
+round; both read one pack cache); `citecheck baseline` records what `citecheck.audit()` finds;
+`citecheck.write.write()` writes and reports what `citecheck write` does."""
 from __future__ import annotations
 
 import json
@@ -93,6 +94,18 @@ def test_both_read_one_pack_cache(tmp_path: Path) -> None:
     before = packs.path.read_bytes()
     citecheck.audit([str(memo)])
     assert packs.path.read_bytes() == before  # the library found every pack there: nothing new to keep
+
+
+def test_a_baseline_holds_the_library_audits_findings_and_silences_them(tmp_path: Path) -> None:
+    memo, baseline = tmp_path / "memo.md", tmp_path / "baseline.json"
+    memo.write_text("# Memo\n\nSee https://www.yourdomain.com/blog and [x](http://localhost:8080/a).\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["baseline", str(memo), "--offline", "-o", str(baseline)])
+    assert result.exit_code == 0, result.output
+    entries = json.loads(baseline.read_text())["findings"]
+    report = citecheck.audit([str(memo)])
+    assert entries and [(e["rule"], e["line"], e["url"]) for e in entries] == [
+        (f.rule, f.line, f.url) for f in report.findings]
+    assert citecheck.audit([str(memo)], baseline=str(baseline)).findings == []
 
 
 def test_write_in_the_library_is_what_the_command_writes_and_reports(tmp_path: Path) -> None:

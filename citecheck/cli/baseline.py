@@ -1,4 +1,7 @@
-"""`citecheck baseline PATH... -o FILE`: record today's findings so audits report only new ones."""
+"""`citecheck baseline PATH... -o FILE`: record today's findings so audits report only new ones.
+
+A thin client of `citecheck.audit()`, with the command's pack cache (no result cache: a baseline
+is written from a run's own findings and the texts they were found in)."""
 from __future__ import annotations
 
 import sys
@@ -6,13 +9,9 @@ from typing import Any
 
 import click
 
-from citecheck._audit import audit_inputs
-from citecheck._util import aio
+from citecheck._api import Caches, audit
 from citecheck._util.atomic import refuse_same_file
-from citecheck.cache.packs import PackCache
 from citecheck.cli.options import build_config, config_options, fetch_options
-from citecheck.engine.registry import build_registry
-from citecheck.extract import DEFAULT_INCLUDE, collect, load_corpus
 from citecheck.extract.walk import refuse_unreadable
 from citecheck.report.baseline import write_baseline
 
@@ -28,15 +27,11 @@ def command(paths: tuple[str, ...], output: str, offline: bool, corpus_path: str
             select: tuple[str, ...], ignore: tuple[str, ...], rule_dirs: tuple[str, ...], **fetch: Any) -> None:
     """Write a baseline of the current findings (then: citecheck audit --baseline FILE)."""
     config = build_config(config_path, select, ignore, rule_dirs, **fetch)
-    registry = build_registry(config.packs, PackCache.default())
-    corpus = load_corpus(corpus_path, config.max_file_size) if corpus_path else None
-    inputs = collect(paths, config.include or DEFAULT_INCLUDE, config.exclude, config.max_file_size)
-    refuse_unreadable(inputs.problems)
-    refuse_same_file([("-o", output)], [*(d.path for d in inputs.documents), *(c.path for c in inputs.corpora),
-                                        corpus_path, config_path])
-    report = aio.run(audit_inputs(inputs, config, registry, online=not offline, corpus=corpus))
+    report = audit(paths, config, online=not offline, corpus=corpus_path, caches=Caches.default(config, results=False))
+    refuse_unreadable(report.inputs.problems)  # a baseline cannot hold a per-file problem
+    refuse_same_file([("-o", output)], [*report.files, corpus_path, config_path])
     if report.outage is not None:  # DESIGN.md "Verdicts and evidence": no verdicts, nothing written
         click.echo(report.outage.line(), err=True)
         sys.exit(2)
-    count = write_baseline(output, report.findings, {d.path: d.text for d in inputs.documents})
+    count = write_baseline(output, report.findings, {d.path: d.text for d in report.inputs.documents})
     click.echo(f"wrote {count} finding(s) to {output}", err=True)
