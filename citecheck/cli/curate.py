@@ -42,7 +42,8 @@ from citecheck.extract import DEFAULT_INCLUDE, load_corpus
               help="List every URL the fetch cache holds facts for (a team cache: every source every runner "
                    "fetched), judged from those facts, instead of gathering RUNS. Fetches nothing.")
 @click.option("--corpus-out", type=click.Path(dir_okay=False),
-              help="Also write the URLs that passed as a corpus (stable src-NNN IDs; an existing corpus is extended).")
+              help="Also write the URLs that passed as a corpus (stable src-NNN IDs; an existing corpus is extended, "
+                   "as harvest -o does: one writer at a time under <corpus>.lock).")
 @config_options
 @fetch_options
 def command(runs: tuple[str, ...], output: str, report_path: str | None, csv_path: str | None,
@@ -146,14 +147,14 @@ def _write(output: str, payload: dict[str, Any], ordered: list[Any], config: Any
 
 
 def write_corpus_out(path: str, urls: list[str], config: Any) -> None:
-    """The surviving URLs through the harvest gate into a corpus: same IDs, excerpts, schema."""
+    """The surviving URLs through the harvest gate into a corpus: same IDs, excerpts, schema, and the
+    same transaction as `citecheck harvest -o` (lock, journal, corpus and `.ids` as one commit)."""
     import tempfile
     from pathlib import Path
 
-    from citecheck.harvest import harvest, write_outputs
+    from citecheck.harvest import harvest_into
 
     with tempfile.TemporaryDirectory() as tmp:
         listing = Path(tmp) / "curated.txt"
         listing.write_text("\n".join(urls) + "\n", encoding="utf-8")
-        result = harvest(None, config=config, urls=str(listing), into=path, gate="default")
-    write_outputs(result, path)
+        harvest_into(path, None, config=config, urls=str(listing), gate="default")

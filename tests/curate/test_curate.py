@@ -54,6 +54,28 @@ def test_seven_runs_dedupe_and_fetch_each_url_once(tmp_path: Path) -> None:
     assert "| 7 | 7 |" in (tmp_path / "m.md").read_text()
 
 
+def test_corpus_out_is_written_as_harvest_writes_it_one_writer_at_a_time(tmp_path: Path) -> None:
+    """--corpus-out merges into a corpus file as `citecheck harvest -o` does: under its lock (a held
+    lock is the one-line exit 2 and the corpus is untouched), then written with its .ids."""
+    from citecheck.harvest import corpus_lock
+
+    with threaded_site({"/reports/a": _article("Freight report A")}) as site:
+        (tmp_path / "run").mkdir()
+        (tmp_path / "run" / "memo.md").write_text(f"# Memo\n\n- [Report A](http://{site.host}/reports/a)\n")
+        (tmp_path / "cfg.yaml").write_text("ignore: [U004, C005]\nfetch: {allow: [127.0.0.1], no-cache: true}\n")
+        corpus = tmp_path / "corpus.json"
+        args = ["curate", str(tmp_path / "run"), "-o", str(tmp_path / "master.json"), "--config",
+                str(tmp_path / "cfg.yaml"), "--corpus-out", str(corpus)]
+        with corpus_lock(corpus):
+            busy = CliRunner().invoke(main, args)
+        untouched = not corpus.exists()
+        done = CliRunner().invoke(main, args)
+    assert busy.exit_code == 2 and "corpus.json.lock is locked" in busy.stderr and "Traceback" not in busy.output and untouched
+    assert done.exit_code == 0, done.output
+    assert [e["id"] for e in json.loads(corpus.read_text())] == ["src-001"]
+    assert json.loads(Path(f"{corpus}.ids").read_text())["high_water"] == 1
+
+
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])  # PostgreSQL: the full suite
 def cache_location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A fact cache on either backend: a SQLite file, or the team cache's URL (migrated, empty)."""
