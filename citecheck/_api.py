@@ -186,7 +186,10 @@ def _finish(report: Report, run: _Run, baseline: str | None) -> Report:
     if baseline:
         from citecheck.report.baseline import filter_new, load_baseline
 
-        report.findings, hidden = filter_new(report.findings, dict(run.read.files), load_baseline(baseline))
+        # the memos' lines, as `citecheck baseline` fingerprints them (a finding in a corpus or bibliography
+        # file is fingerprinted without its line's text there; with it here, none of them ever matched)
+        texts = {path: text for path, text in run.read.files if sniff(path, text) in ("markdown", "html", "text")}
+        report.findings, hidden = filter_new(report.findings, texts, load_baseline(baseline))
         report.extra_summary["baselined"] = hidden
     return report
 

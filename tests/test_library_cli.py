@@ -97,15 +97,21 @@ def test_both_read_one_pack_cache(tmp_path: Path) -> None:
 
 
 def test_a_baseline_holds_the_library_audits_findings_and_silences_them(tmp_path: Path) -> None:
+    """Memo and corpus findings alike: before, every finding in a corpus file came back as new."""
     memo, baseline = tmp_path / "memo.md", tmp_path / "baseline.json"
     memo.write_text("# Memo\n\nSee https://www.yourdomain.com/blog and [x](http://localhost:8080/a).\n", encoding="utf-8")
-    result = CliRunner().invoke(main, ["baseline", str(memo), "--offline", "-o", str(baseline)])
+    corpus = Path(__file__).resolve().parent.parent / "fixtures" / "write" / "corpus.json"
+    inputs = [str(memo), str(corpus)]
+    result = CliRunner().invoke(main, ["baseline", *inputs, "--offline", "-o", str(baseline)])
     assert result.exit_code == 0, result.output
     entries = json.loads(baseline.read_text())["findings"]
-    report = citecheck.audit([str(memo)])
-    assert entries and [(e["rule"], e["line"], e["url"]) for e in entries] == [
-        (f.rule, f.line, f.url) for f in report.findings]
-    assert citecheck.audit([str(memo)], baseline=str(baseline)).findings == []
+    report = citecheck.audit(inputs)
+    assert [(e["rule"], e["path"], e["line"], e["url"]) for e in entries] == [
+        (f.rule, f.path, f.line, f.url) for f in report.findings]
+    assert {e["path"] for e in entries} == set(inputs)  # findings in both files
+    assert citecheck.audit(inputs, baseline=str(baseline)).findings == []
+    again = CliRunner().invoke(main, ["audit", *inputs, "--offline", "--baseline", str(baseline), "--format", "json"])
+    assert again.exit_code == 0 and json.loads(again.stdout)["findings"] == []
 
 
 def test_write_in_the_library_is_what_the_command_writes_and_reports(tmp_path: Path) -> None:
