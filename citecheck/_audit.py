@@ -3,7 +3,6 @@ inputs and config, apart from the fetch step (which lives in `citecheck.fetch`) 
 public entry points, `citecheck.audit()` and `audit_async()`, are in `citecheck._api`."""
 from __future__ import annotations
 
-import asyncio
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Mapping
@@ -157,6 +156,8 @@ async def audit_inputs(inputs: Inputs, config: Config, registry: Registry, *, on
 
     try:
         identifiers = [ref.identifier for found in refs.values() for ref in found]
+        import asyncio  # online only: the offline audit never starts an event loop (start-up, bench/startup.py)
+
         fetched, lookups = await asyncio.gather(_fetch(urls, config, fetcher, take if streams else None, cache),
                                               lookup(identifiers, config, registries, cache))
         pages: Mapping[str, Page] = fetched

@@ -59,12 +59,9 @@ def code_digest() -> str:
 
     digest = hashlib.sha256(__version__.encode())
     roots = [Path(citecheck.__file__).parent]
-    try:
-        from importlib import resources
+    from citecheck.engine.packs import builtin_dir  # installed, or the checkout's rules/ run from source
 
-        roots.append(Path(str(resources.files("citecheck.packs"))))
-    except (ModuleNotFoundError, TypeError):  # pragma: no cover - packs are part of every install
-        pass
+    roots.append(builtin_dir())
     for root in roots:
         digest.update(_tree_digest(root).encode())
     return digest.hexdigest()

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -46,7 +45,22 @@ class Packs:
 
 
 def builtin_dir() -> Path:
-    return Path(str(resources.files("citecheck.packs")))
+    """The folder of the built-in packs: the package `citecheck.packs` that setup.cfg's `package_dir`
+    maps from the top-level `rules/` folder at install time, or, in a source checkout run without
+    installing (`PYTHONPATH=<checkout> python -m citecheck`, as bench/ab_warm.sh runs trees), that
+    checkout's `rules/` itself. PackError (one line, exit 2) if neither is there."""
+    # find_spec, not importlib.resources: it does not run the package and costs no import of
+    # importlib.resources (with tempfile, shutil: ~4 ms of every CLI call, bench/startup.py)
+    from importlib.util import find_spec
+
+    spec = find_spec("citecheck.packs")
+    for folder in (spec.submodule_search_locations or []) if spec is not None else []:
+        return Path(folder)
+    checkout = Path(__file__).resolve().parents[2] / "rules"
+    if (checkout / "__init__.py").is_file():
+        return checkout
+    raise PackError(f"the built-in rule packs are missing: no package citecheck.packs and no {checkout} "
+                    "(install citecheck, or run it from a complete source checkout)")
 
 
 def load_packs(dirs: Iterable[str | Path] = (), cache: PackCache | None = None) -> Packs:

@@ -13,7 +13,6 @@ answers for endpoints the run's guard would let it ask.
 """
 from __future__ import annotations
 
-import asyncio
 import os
 import sys
 import time
@@ -122,6 +121,8 @@ class Registries:
         todo = self._from_cache(wanted, out)
         if not todo:
             return out  # the cache answered every identifier: no request, no HTTP stack
+        import asyncio  # as aiohttp: only once something must be asked (start-up, bench/startup.py)
+
         from citecheck.registries.http import RegistryHttp  # aiohttp: only once something must be asked
 
         pace = dict(self.settings.pace)
