@@ -11,6 +11,7 @@ import sys
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
+from citecheck._util.aio import late_after
 from citecheck.config import FetchConfig
 from citecheck.errors import InputError
 from citecheck.models import Page
@@ -208,20 +209,9 @@ async def _robots_keep(opener: Any, hits: dict[str, Page]) -> dict[str, Page]:
 
 
 async def _within(seconds: float, jobs: list[Any], targets: list[str]) -> list[str]:
-    """Run the jobs until they end or `seconds` pass; the targets of the jobs cancelled then. A job
-    that raises stops the others and the run, as `asyncio.gather` would."""
-    tasks = [asyncio.ensure_future(job) for job in jobs]
-    if not tasks:
-        return []
-    done, late = await asyncio.wait(tasks, timeout=max(0.0, seconds), return_when=asyncio.FIRST_EXCEPTION)
-    failed = next((t for t in done if not t.cancelled() and t.exception() is not None), None)
-    for task in late:
-        task.cancel()
-    if late:
-        await asyncio.gather(*late, return_exceptions=True)
-    if failed is not None:
-        raise failed.exception()  # type: ignore[misc]
-    return [target for target, task in zip(targets, tasks, strict=True) if task in late]
+    """Run the jobs until they end or `seconds` pass; the targets of the jobs cancelled then."""
+    _, late = await late_after(seconds, jobs)
+    return [target for i, target in enumerate(targets) if i in late]
 
 
 def past_deadline(url: str, seconds: float) -> Page:

@@ -10,10 +10,10 @@ network (`fetch.outage` skips it). What was fetched before the deadline is in th
 """
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Sequence
 from dataclasses import replace
 
+from citecheck._util.aio import late_after
 from citecheck.fetch import past_deadline
 from citecheck.harvest.gate import outcome_reason
 from citecheck.harvest.judge import Verdict
@@ -24,18 +24,8 @@ async def judged_within(seconds: float, jobs: Sequence[Awaitable[list[Verdict]]]
                         groups: Sequence[list[Found]]) -> list[list[Verdict]]:
     """Each job's verdicts (one job per group), or the deadline's for the groups whose job had not
     ended after `seconds`. A job that raises stops the others and the run, as `asyncio.gather` would."""
-    tasks = [asyncio.ensure_future(job) for job in jobs]
-    if not tasks:
-        return []
-    done, late = await asyncio.wait(tasks, timeout=max(0.0, seconds), return_when=asyncio.FIRST_EXCEPTION)
-    failed = next((t for t in done if not t.cancelled() and t.exception() is not None), None)
-    for task in late:
-        task.cancel()
-    if late:
-        await asyncio.gather(*late, return_exceptions=True)
-    if failed is not None:
-        raise failed.exception()  # type: ignore[misc]
-    return [unjudged(group, seconds) if task in late else task.result() for task, group in zip(tasks, groups, strict=True)]
+    results, late = await late_after(seconds, jobs)
+    return [unjudged(group, seconds) if i in late else result for i, (result, group) in enumerate(zip(results, groups, strict=True))]
 
 
 def unjudged(group: list[Found], deadline: float) -> list[Verdict]:
