@@ -43,7 +43,8 @@ from citecheck.harvest.providers import NAMES
 @click.option("--dry-run", is_flag=True, help="Print the merge table and the rejects; write nothing.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 @click.option("--deadline", type=click.FloatRange(0, 86_400), metavar="SECONDS",
-              help="Time for judging the candidates (default 900; config fetch.deadline): those not judged by then "
+              help="Time for the registry lookups and judging of the candidates (default 900; config fetch.deadline): "
+                   "those not looked up or judged by then "
                    "are rejected as unverifiable ('deadline'; a corpus source stays, stale), never get an ID and are "
                    "never cached; what was fetched before is, so the next harvest resumes from the cache.")
 @config_options

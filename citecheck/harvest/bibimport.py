@@ -54,6 +54,7 @@ class Imported:
     lookups: dict[str, Lookup] = field(default_factory=dict)
     claims: dict[Found, Claim] = field(default_factory=dict)  # each candidate's own claim (entries may share a DOI)
     rejects: list[Reject] = field(default_factory=list)
+    late: int = 0  # entries whose lookup the run's --deadline cut off (among the rejects)
 
 
 def load(paths: Sequence[str], max_bytes: int, taken: Iterable[str] = ()) -> list[Entry]:
@@ -76,10 +77,12 @@ def identifiers(entries: Iterable[Entry]) -> list[Identifier]:
     return [e.reference.identifier for e in entries if e.reference is not None]
 
 
-def admit(entries: Sequence[Entry], lookups: Any, engine: Any, policy: Policy) -> Imported:
+def admit(entries: Sequence[Entry], lookups: Any, engine: Any, policy: Policy, deadline: float = 0.0) -> Imported:
     """Split the entries: those whose registry has a record that the entry's claim passes under the
     gate become candidates; the others are rejects now, with the findings that failed them (R001,
-    R002, R003, R005), so that an entry sharing its DOI with one that verifies is still reported."""
+    R002, R003, R005), so that an entry sharing its DOI with one that verifies is still reported.
+    An entry whose lookup the run's --deadline (`deadline` seconds) cut off is unverifiable, as a
+    candidate the deadline cut off is (`harvest.deadline`)."""
     out = Imported()
     listed: dict[str, list[Found]] = {}
     titles: dict[str, str] = {}
@@ -97,6 +100,14 @@ def admit(entries: Sequence[Entry], lookups: Any, engine: Any, policy: Policy) -
             else:
                 out.rejects.append(Reject(found, [_reason("nothing-to-verify", "the entry has no DOI or arXiv ID and "
                                                           "no title of two words or more to search for")]))
+            continue
+        if lookups is not None and item.reference.identifier.key in lookups.late:
+            from citecheck.fetch import past_deadline
+            from citecheck.harvest.deadline import deadline_reason
+
+            page = past_deadline(found.candidate.url, deadline)
+            out.rejects.append(Reject(found, [deadline_reason(page, deadline)]))
+            out.late += 1
             continue
         findings = _findings(item, lookup, engine)
         reasons = [finding_reason(f) for f in findings]

@@ -7,6 +7,10 @@ candidate is rejected as unverifiable (`fetch-unverifiable`, evidence `deadline`
 is kept stale with its last good facts. Its page is never stored and says nothing about the
 network (`fetch.outage` skips it). What was fetched before the deadline is in the cache
 (`Judge.flush`), so the next harvest resumes from there.
+
+The registry lookups of DOI, arXiv and PubMed candidates and of `--bib` entries run on the same clock,
+before the judging: a lookup not answered in time makes its candidates (entries) unverifiable in the same
+way, its landing page is not fetched instead, nothing of it is stored, and the judging gets what is left.
 """
 from __future__ import annotations
 
@@ -15,25 +19,31 @@ from dataclasses import replace
 
 from citecheck._util.aio import late_after
 from citecheck.fetch import past_deadline
-from citecheck.harvest.gate import outcome_reason
+from citecheck.harvest.gate import Reason, outcome_reason
 from citecheck.harvest.judge import Verdict
 from citecheck.harvest.plan import Found
+from citecheck.models import Page
 
 
 async def judged_within(seconds: float, jobs: Sequence[Awaitable[list[Verdict]]],
-                        groups: Sequence[list[Found]]) -> list[list[Verdict]]:
+                        groups: Sequence[list[Found]], deadline: float | None = None) -> list[list[Verdict]]:
     """Each job's verdicts (one job per group), or the deadline's for the groups whose job had not
-    ended after `seconds`. A job that raises stops the others and the run, as `asyncio.gather` would."""
+    ended after `seconds` (what is left of the run's `deadline`, said in the verdict). A job that
+    raises stops the others and the run, as `asyncio.gather` would."""
     results, late = await late_after(seconds, jobs)
-    return [unjudged(group, seconds) if i in late else result for i, (result, group) in enumerate(zip(results, groups, strict=True))]
+    said = seconds if deadline is None else deadline
+    return [unjudged(group, said) if i in late else result for i, (result, group) in enumerate(zip(results, groups, strict=True))]
 
 
 def unjudged(group: list[Found], deadline: float) -> list[Verdict]:
     """The verdicts of candidates the run's deadline cut off: failed, unverifiable, never an ID."""
-    url = group[0].candidate.url
-    page = past_deadline(url, deadline)
+    page = past_deadline(group[0].candidate.url, deadline)
+    return [Verdict(found, [deadline_reason(page, deadline)], page=page) for found in group]
+
+
+def deadline_reason(page: Page, deadline: float) -> Reason:
+    """The reject reason of a candidate the run's deadline cut off (`page`: its `past_deadline` page)."""
     reason = outcome_reason(page)
     assert reason is not None  # an unverifiable outcome always has one
-    reason = replace(reason, message=f"{reason.message}: the run's --deadline ({deadline:g} s) passed before it "
-                                     "was judged")
-    return [Verdict(found, [reason], page=page) for found in group]
+    return replace(reason, message=f"{reason.message}: the run's --deadline ({deadline:g} s) passed before it "
+                                   "was judged")

@@ -25,17 +25,17 @@ from citecheck.fetch.outage import assess
 from citecheck.harvest import bibimport
 from citecheck.harvest.assemble import Run, assemble, existing_found
 from citecheck.harvest.corpus import load_existing
-from citecheck.harvest.deadline import judged_within
+from citecheck.harvest.deadline import judged_within, unjudged
 from citecheck.harvest.gate import policy_from
 from citecheck.harvest.ids import IdBook
-from citecheck.harvest.judge import Judge
+from citecheck.harvest.judge import Judge, Verdict
 from citecheck.harvest.maintext import Extractor
 from citecheck.harvest.outline import DEFAULT_LIMIT, Outline, load_outline
-from citecheck.harvest.plan import SectionPlan, outline_plans, query_plan, search, urls_plans
+from citecheck.harvest.plan import Found, SectionPlan, outline_plans, query_plan, search, urls_plans
 from citecheck.harvest.providers import build_provider, listed_urls
 from citecheck.harvest.result import HarvestResult
 from citecheck.harvest.robotsgate import RobotsGate
-from citecheck.harvest.scholarly import registry_lookups
+from citecheck.harvest.scholarly import cut_off, registry_lookups
 from citecheck.harvest.setup import check_preferred, directory_entries
 from citecheck.harvest.titlecheck import DEFAULT_THRESHOLD
 from citecheck.models import Outcome
@@ -107,11 +107,13 @@ async def harvest_async(outline: Outline | str | Path | None = None, *, provider
             for error in searched.errors:
                 print(f"citecheck: warning: {error}", file=sys.stderr)
             found = existing_found(existing) + searched.found
+            deadline = config.fetch.deadline  # from here, the candidates known: registry lookups, then judging
+            clock = time.monotonic()
             # DOI, arXiv and PubMed candidates: their registries answer, not their landing pages; the
             # entries of --bib files are verified in the same run (each identifier asked once)
             scholarly, registry_run = await registry_lookups([f.candidate.url for f in found], config, cache,
-                                                             bibimport.identifiers(bib_entries))
-            imported = bibimport.admit(bib_entries, registry_run, engine, policy)
+                                                             bibimport.identifiers(bib_entries), deadline)
+            imported = bibimport.admit(bib_entries, registry_run, engine, policy, deadline)
             plans += imported.plans
             found += [item for plan in imported.plans for item in plan.listed]
             scholarly.update(imported.lookups)
@@ -126,11 +128,14 @@ async def harvest_async(outline: Outline | str | Path | None = None, *, provider
                           float(config.harvest.get("title_threshold", DEFAULT_THRESHOLD)),
                           recheck=[s.url for s in existing.sources] if existing is not None else (), scholarly=scholarly,
                           claims=imported.claims)
-            judge.prefetch([g[0].candidate.url for g in groups.values()])
+            # a candidate whose registry lookup the deadline cut off is not judged by its landing page
+            unasked = {key for key, g in groups.items() if cut_off(g[0].candidate.url, registry_run)}
+            judge.prefetch([g[0].candidate.url for key, g in groups.items() if key not in unasked])
             robots = RobotsGate(fetcher, engine, policy)
             try:
-                verdicts = await judged_within(config.fetch.deadline, [robots.judge(judge, g) for g in groups.values()],
-                                               list(groups.values()))
+                verdicts = await judged_within(deadline - (time.monotonic() - clock),
+                                               [_cut(g, deadline) if key in unasked else robots.judge(judge, g)
+                                                for key, g in groups.items()], list(groups.values()), deadline)
             finally:
                 judge.flush()
     finally:
@@ -156,13 +161,19 @@ async def harvest_async(outline: Outline | str | Path | None = None, *, provider
                         registry_requests=len(replies),
                         from_cache=sum(v == "cache" for v in judge.fetch_log.values()),
                         revalidated=judge.revalidated,
-                        past_deadline=sum(1 for group in verdicts for v in group if v.page and v.page.error == "deadline"),
+                        past_deadline=imported.late + sum(1 for group in verdicts for v in group
+                                                          if v.page and v.page.error == "deadline"),
                         extracted=extractor.extracted, extracts_reused=judge.texts_reused,
                         duration_s=round(time.perf_counter() - started, 3))
     late = f" ({result.stats['past_deadline']} not judged before --deadline)" if result.stats["past_deadline"] else ""
     say(f"fetched {result.stats['fetched']} ({result.stats['from_cache']} from the cache), kept {len(result.corpus)}, "
         f"rejected {len(result.rejects)}{late} in {result.stats['duration_s']} s")
     return result
+
+
+async def _cut(group: list[Found], deadline: float) -> list[Verdict]:
+    """The verdicts of a group whose registry lookup the run's deadline cut off."""
+    return unjudged(group, deadline)
 
 
 def _bib_entries(paths: Sequence[str], config: Config, plans: Sequence[SectionPlan]) -> list[bibimport.Entry]:

@@ -21,17 +21,18 @@ from citecheck.scholarly.records import Claim, Lookup, Record, Status
 CONTENT_TYPE = "application/vnd.citationstyles.csl+json"
 
 
-async def registry_lookups(urls: Iterable[str], config: Config, cache: Any,
-                           extra: Iterable[Identifier] = ()) -> tuple[dict[str, Lookup], Any]:
+async def registry_lookups(urls: Iterable[str], config: Config, cache: Any, extra: Iterable[Identifier] = (),
+                           deadline: float | None = None) -> tuple[dict[str, Lookup], Any]:
     """Each scholarly URL's registry answer (only those the registry settled), and the run's Lookups
-    (with the answers for the `extra` identifiers: a --bib file's entries, asked in the same run)."""
+    (with the answers for the `extra` identifiers: a --bib file's entries, asked in the same run).
+    `deadline`: the seconds the lookups may take (`Lookups.late`: the identifiers cut off)."""
     idents = {url: ident for url in dict.fromkeys(urls) if (ident := from_url(url)) is not None}
     extra = list(extra)
     if not (idents or extra) or not config.scholarly.enabled:
         return {}, None
     from citecheck.registries import Registries
 
-    found = await Registries(config.scholarly, config.fetch, cache).lookup([*idents.values(), *extra])
+    found = await Registries(config.scholarly, config.fetch, cache).lookup([*idents.values(), *extra], deadline)
     settled = {url: lookup for url, ident in idents.items() if (lookup := found.get(ident)) is not None
                and (lookup.status is Status.ABSENT or lookup.record is not None)}
     return settled, found
@@ -76,3 +77,9 @@ def record_fields(record: Record, url: str) -> Mapping[str, Any]:
     if record.doi:
         fields["doi"] = record.doi
     return {k: v for k, v in fields.items() if v not in ("", None, [])}
+
+
+def cut_off(url: str, lookups: Any) -> bool:
+    """Whether the run's --deadline cut off the registry lookup of a scholarly URL."""
+    ident = from_url(url)
+    return ident is not None and lookups is not None and ident.key in lookups.late

@@ -44,6 +44,7 @@ KIND = "registry"
 DAY = 86400.0
 CSL = "application/vnd.citationstyles.csl+json"
 TOOL = "citecheck"
+DEADLINE = "deadline"  # the `registry` of a lookup the run's --deadline cut off
 
 
 @dataclass
@@ -55,6 +56,7 @@ class Lookups:
     connected: set[str] = field(default_factory=set)
     cached: int = 0
     facts: dict[str, dict[str, Any]] = field(default_factory=dict)
+    late: set[str] = field(default_factory=set)  # identifier keys the run's --deadline cut off (never facts)
 
     def get(self, ident: Identifier) -> Lookup | None:
         return self.found.get(ident.key)
@@ -115,14 +117,16 @@ class Registries:
         # the registries this run can search (one that needs a key the environment lacks is skipped, said once)
         self.search, self.skipped = keys.usable(settings.search)
 
-    async def lookup(self, identifiers: Iterable[Identifier]) -> Lookups:
+    async def lookup(self, identifiers: Iterable[Identifier], deadline: float | None = None) -> Lookups:
+        """What the registries (or the cache) said of each identifier. With `deadline` (seconds, the
+        time left of the run's --deadline), the requests still running then are cancelled and their
+        identifiers are unverifiable (`Lookups.late`): nothing stored, no reply counted toward an outage."""
         wanted = list(dict.fromkeys(i for i in identifiers))
         out = Lookups()
         todo = self._from_cache(wanted, out)
         if not todo:
             return out  # the cache answered every identifier: no request, no HTTP stack
-        import asyncio  # as aiohttp: only once something must be asked (start-up, bench/startup.py)
-
+        from citecheck._util.aio import late_after
         from citecheck.registries.http import RegistryHttp  # aiohttp: only once something must be asked
 
         pace = dict(self.settings.pace)
@@ -133,9 +137,15 @@ class Registries:
             arxiv = [i for i in todo if i.kind == "arxiv"]
             pmids = [i for i in todo if i.kind == "pmid"]
             searches = [i for i in todo if i.kind == SEARCH]
-            await asyncio.gather(*(self._doi(http, i, out) for i in dois), self._arxiv(http, arxiv, out),
-                                 self._pubmed(http, pmids, out), self._search(http, searches, out))
-            out.replies, out.connected = list(http.replies), set(http.connected)
+            jobs = [*(self._doi(http, i, out) for i in dois), self._arxiv(http, arxiv, out),
+                    self._pubmed(http, pmids, out), self._search(http, searches, out)]
+            _results, late = await late_after(float("inf") if deadline is None else deadline, jobs)
+            out.replies, out.connected = list(http.replies), set(http.connected)  # a cancelled request left none
+        if late:
+            for ident in (i for i in todo if i.key not in out.found):
+                out.late.add(ident.key)
+                out.found[ident.key] = Lookup(Status.UNVERIFIABLE, None, f"the run's --deadline ({deadline:g} s) "
+                                              "passed before the registry answered", DEADLINE)
         return out
 
     # the cache ------------------------------------------------------------------------------------
