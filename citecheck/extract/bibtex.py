@@ -42,7 +42,7 @@ def _entry(path: str, entry: object, lines: list[str]) -> BibEntry:
 
     assert isinstance(entry, model.Entry)
     fields = {f.key.lower(): _value(f.value) for f in entry.fields}
-    return entry_from_fields(entry.key, entry.entry_type.lower(), _where(path, entry.start_line, lines),
+    return entry_from_fields(entry.key, entry.entry_type.lower(), _where(path, entry.start_line, lines, entry.key),
                              fields, bibtex_authors(fields.get("author", "")))
 
 
@@ -50,10 +50,18 @@ def _value(value: object) -> str:
     return " ".join(str(value).split())
 
 
-def _where(path: str, start_line: int | None, lines: list[str]) -> Location:
-    """The `@type{key,` of a block that starts on 0-based `start_line` (column of its `@`)."""
+def _where(path: str, start_line: int | None, lines: list[str], key: str = "") -> Location:
+    """The `@type{key,` of a block that starts on 0-based `start_line` (column of its `@`): the head
+    naming `key` where one is given (two entries may share a line), else the first `@`."""
     line = start_line or 0
-    for index in range(line, min(line + 50, len(lines))):
+    window = range(line, min(line + 50, len(lines)))
+    if key:
+        head = re.compile(r"@\s*[A-Za-z]+\s*[{(]\s*" + re.escape(key) + r"\s*[,})]")
+        for index in window:
+            found = head.search(lines[index])
+            if found:
+                return Location(path, index + 1, found.start() + 1)
+    for index in window:
         column = lines[index].find("@")
         if column >= 0:
             return Location(path, index + 1, column + 1)

@@ -44,6 +44,13 @@ def test_bibtex_entries_keep_their_line_and_fields() -> None:
     assert bib.unreadable == ()
 
 
+def test_two_entries_on_one_line_each_point_at_their_own_head() -> None:
+    text = "% two on a line\n@article{first, title={A}, year={2020}} @book{second, title={B}, year={2021}}\n"
+    bib = load_bibtex("refs.bib", text)
+    where = {e.key: (e.location.line, e.location.column) for e in bib.entries}
+    assert where == {"first": (2, 1), "second": (2, text.split("\n")[1].index("@book") + 1)}
+
+
 def test_bibtex_author_list_splits_outside_braces_only() -> None:
     assert bibtex_authors("{Barnes and Noble, Inc.} and Smith, J.") == ("Barnes and Noble, Inc.", "Smith, J.")
 
