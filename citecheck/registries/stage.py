@@ -67,7 +67,8 @@ async def lookup(identifiers: list[Identifier], config: Config, registries: Regi
         return await registries(identifiers, config, cache)
     own = open_cache(config) if cache is None else None
     try:
-        return await Registries(config.scholarly, config.fetch, cache or own).lookup(identifiers)
+        # the run's --deadline bounds the lookups as it bounds the fetch beside them (both start now)
+        return await Registries(config.scholarly, config.fetch, cache or own).lookup(identifiers, config.fetch.deadline)
     finally:
         if own is not None:
             own.close()
