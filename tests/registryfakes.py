@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import re
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 from xml.sax.saxutils import escape
@@ -210,6 +211,25 @@ class FakeRegistries:
                            "articleids": [{"idtype": "pubmed", "idtypen": 1, "value": uid},
                                           *([{"idtype": "doi", "idtypen": 3, "value": work.doi}] if work.doi else [])]}
         return web.json_response({"header": {"type": "esummary", "version": "0.3"}, "result": result})
+
+
+@contextlib.contextmanager
+def served(registries: FakeRegistries) -> Iterator[FakeRegistries]:
+    """The registries on a loopback server thread, `base` set; its shutdown ends any stall."""
+    from hostile_net import ServerThread
+
+    with ServerThread(registries.app()) as thread:
+        registries.base = f"http://127.0.0.1:{thread.port}"
+        yield registries
+
+
+def deadline_config(registries: FakeRegistries, cache: str, deadline: float, **sections: Any) -> dict[str, Any]:
+    """A run's config asking these registries unpaced, no retries, a 30 s timeout and `deadline`."""
+    port = registries.base.rsplit(":", 1)[1]
+    pace = {name: [0.0, 2] for name in ("doi", "crossref", "crossref-polite", "datacite", "arxiv", "pubmed")}
+    return {**sections, "fetch": {"allow": [f"127.0.0.1:{port}"], "cache": cache, "retries": 0, "timeout": 30,
+                                  "deadline": deadline},
+            "scholarly": {"endpoints": registries.endpoints(), "pace": pace}}
 
 
 def csl(work: Work) -> dict[str, Any]:

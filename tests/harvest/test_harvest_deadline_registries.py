@@ -9,8 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from hostile_net import ServerThread
-from registryfakes import FakeRegistries, Work
+from registryfakes import FakeRegistries, Work, deadline_config, served
 
 from citecheck.config import Config, build
 from citecheck.fetch.cache import Cache
@@ -29,18 +28,12 @@ BIB = """@misc{vaswani2017,
 
 @pytest.fixture
 def fake() -> Iterator[FakeRegistries]:
-    registries = FakeRegistries([RESNET, ATTENTION], fail={"arxiv": "timeout"}, stall=60.0)
-    with ServerThread(registries.app()) as thread:  # its shutdown ends the stall
-        registries.base = f"http://127.0.0.1:{thread.port}"
+    with served(FakeRegistries([RESNET, ATTENTION], fail={"arxiv": "timeout"}, stall=60.0)) as registries:
         yield registries
 
 
 def config_for(fake: FakeRegistries, tmp_path: Path, deadline: float) -> Config:
-    port = fake.base.rsplit(":", 1)[1]
-    pace = {name: [0.0, 2] for name in ("doi", "crossref", "crossref-polite", "datacite", "arxiv", "pubmed")}
-    return build({"harvest": {}, "fetch": {"allow": [f"127.0.0.1:{port}"], "cache": str(tmp_path / "c.sqlite"),
-                                           "retries": 0, "timeout": 30, "deadline": deadline},
-                  "scholarly": {"endpoints": fake.endpoints(), "pace": pace}})
+    return build(deadline_config(fake, str(tmp_path / "c.sqlite"), deadline, harvest={}))
 
 
 async def test_a_registry_lookup_the_deadline_cuts_off_is_unverifiable(fake: FakeRegistries, tmp_path: Path) -> None:
